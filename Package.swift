@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+// NetTap: see, record, mock and shape every URLSession request from inside the app.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "NetTap",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "NetTap", targets: ["NetTap"]),
+        .library(name: "NetTapCore", targets: ["NetTapCore"]),
+        .library(name: "NetTapHAR", targets: ["NetTapHAR"]),
+        .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
+        .executable(name: "nettap", targets: ["nettap"]),
+        .executable(name: "nettap-bench", targets: ["nettap-bench"]),
+    ],
+    targets: [
+        .target(name: "NetTapCore", swiftSettings: strict),
+        .target(name: "NetTapHAR", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(name: "NetTap", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(name: "NetTapTesting", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(
+            name: "NetTapCLI",
+            dependencies: ["NetTapCore", "NetTapHAR"],
+            resources: [.copy("Resources/demo.har")],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
+        .executableTarget(name: "nettap-bench", dependencies: ["NetTapCore"], swiftSettings: strict),
+
+        .target(name: "NetTapTestSupport", dependencies: ["NetTapCore"], path: "Tests/NetTapTestSupport"),
+        .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
+        .testTarget(
+            name: "NetTapHARTests",
+            dependencies: ["NetTapHAR", "NetTapCore", "NetTapTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "NetTapCLITests", dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"]),
+        .testTarget(
+            name: "NetTapIntegrationTests",
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

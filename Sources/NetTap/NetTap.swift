@@ -1,0 +1,3 @@
+// The umbrella module: `import NetTap` brings in every NetTap capability.
+@_exported import NetTapCore
+@_exported import NetTapHAR

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The in-memory record of recent transactions, and the live stream of transaction events.
+///
+/// Keeps the newest ``capacity`` transactions (1,000 by default), dropping the oldest first. Observers and
+/// event streams are fed on a private serial queue, off the request path.
+///
+/// ```swift
+/// let log = Interceptor.shared.captureLog
+/// Task {
+///     for await event in log.events() {
+///         if case .finished(let transaction) = event { print(transaction.request.url) }
+///     }
+/// }
+/// ```
+///
+/// Thread safety: every member may be used from any thread.
+public final class CaptureLog: Sendable {
+    private struct State {
+        var order: [UUID] = []
+        var byID: [UUID: Transaction] = [:]
+        var capacity: Int
+        var observers: [UUID: any TransactionObserver] = [:]
+        var streams: [UUID: AsyncStream<TransactionEvent>.Continuation] = [:]
+        var waiters: [(predicate: @Sendable (Transaction) -> Bool, continuation: CheckedContinuation<Transaction, Never>)] =
+            []
+    }
+
+    private let state: Locked<State>
+    private let queue = DispatchQueue(label: "NetTap.CaptureLog.observers")
+
+    /// Creates a log.
+    /// - Parameter capacity: How many transactions to keep; at least 1. Defaults to 1,000.
+    public init(capacity: Int = 1_000) {
+        state = Locked(State(capacity: max(1, capacity)))
+    }
+
+    /// How many transactions are kept; lowering it drops the oldest at once.
+    public var capacity: Int {
+        get { state.withLock { $0.capacity } }
+        set {
+            state.withLock { state in
+                state.capacity = max(1, newValue)
+                Self.trim(&state)
+            }
+        }
+    }
+
+    /// The kept transactions, oldest first.
+    /// - Complexity: O(n) in the number kept.
+    public var transactions: [Transaction] {
+        state.withLock { state in state.order.compactMap { state.byID[$0] } }
+    }
+
+    /// The kept transaction with this identifier.
+    /// - Parameter id: The transaction identifier.
+    /// - Returns: The newest snapshot, or `nil` when unknown or dropped.
+    public func transaction(id: UUID) -> Transaction? {
+        state.withLock { $0.byID[id] }
+    }
+
+    /// Removes every kept transaction (observers and streams stay).
+    public func removeAll() {
+        state.withLock { state in
+            state.order = []
+            state.byID = [:]
+        }
+    }
+
+    /// Adds an observer; it receives every later event.
+    /// - Parameter observer: The observer.
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(_ observer: any TransactionObserver) -> UUID {
+        let token = UUID()
+        state.withLock { $0.observers[token] = observer }
+        return token
+    }
+
+    /// Removes an observer added with ``addObserver(_:)``.
+    /// - Parameter token: The token returned when it was added.
+    public func removeObserver(_ token: UUID) {
+        _ = state.withLock { $0.observers.removeValue(forKey: token) }
+    }
+
+    /// A live stream of every later event; it ends when the consumer stops iterating.
+    /// - Parameter bufferLimit: How many undelivered events to hold for a slow consumer before dropping
+    ///   the oldest; 10,000 by default.
+    /// - Returns: The stream.
+    public func events(bufferLimit: Int = 10_000) -> AsyncStream<TransactionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: TransactionEvent.self,
+            bufferingPolicy: .bufferingNewest(bufferLimit)
+        )
+        let token = UUID()
+        state.withLock { $0.streams[token] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.removeStream(token)
+        }
+        return stream
+    }
+
+    private func removeStream(_ token: UUID) {
+        _ = state.withLock { $0.streams.removeValue(forKey: token) }
+    }
+
+    /// Waits until a finished transaction matching `predicate` is in the log (already there, or later).
+    /// - Parameter predicate: Which transaction to wait for.
+    /// - Returns: The finished transaction.
+    public func waitForFinished(where predicate: @escaping @Sendable (Transaction) -> Bool) async -> Transaction {
+        await withCheckedContinuation { continuation in
+            let existing = state.withLock { state -> Transaction? in
+                var found: Transaction?
+                for id in state.order {
+                    if let transaction = state.byID[id], Self.isFinal(transaction), predicate(transaction) {
+                        found = transaction
+                        break
+                    }
+                }
+                if found == nil { state.waiters.append((predicate, continuation)) }
+                return found
+            }
+            if let existing { continuation.resume(returning: existing) }
+        }
+    }
+
+    /// Records an event: updates the kept snapshot and notifies observers and streams asynchronously.
+    /// - Parameter event: The event.
+    public func record(_ event: TransactionEvent) {
+        let transaction = event.transaction
+        let (observers, streams, ready) = state.withLock {
+            state -> ([any TransactionObserver], [AsyncStream<TransactionEvent>.Continuation], [CheckedContinuation<Transaction, Never>]) in
+            if state.byID[transaction.id] == nil { state.order.append(transaction.id) }
+            state.byID[transaction.id] = transaction
+            Self.trim(&state)
+            var ready: [CheckedContinuation<Transaction, Never>] = []
+            if case .finished = event {
+                state.waiters.removeAll { waiter in
+                    guard waiter.predicate(transaction) else { return false }
+                    ready.append(waiter.continuation)
+                    return true
+                }
+            }
+            return (Array(state.observers.values), Array(state.streams.values), ready)
+        }
+        for continuation in ready { continuation.resume(returning: transaction) }
+        guard !observers.isEmpty || !streams.isEmpty else { return }
+        queue.async {
+            for stream in streams { stream.yield(event) }
+            for observer in observers { observer.observe(event) }
+        }
+    }
+
+    private static func isFinal(_ transaction: Transaction) -> Bool {
+        transaction.state == .completed || transaction.state == .failed || transaction.state == .cancelled
+    }
+
+    private static func trim(_ state: inout State) {
+        let excess = state.order.count - state.capacity
+        guard excess > 0 else { return }
+        for id in state.order.prefix(excess) { state.byID[id] = nil }
+        state.order.removeFirst(excess)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Builds the ``Transaction`` record of one request as it happens and reports it to a ``CaptureLog``.
+///
+/// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted.
+/// Thread safety: every member may be used from any thread.
+package final class TransactionRecorder: Sendable {
+    private struct State {
+        var transaction: Transaction
+        var responseBody = Data()
+        var responseBytes: Int64 = 0
+        var isFinished = false
+    }
+
+    private let log: CaptureLog
+    private let bodyByteLimit: Int
+    private let context: TransactionContext
+    private let state: Locked<State>
+
+    package init(request: URLRequest, body: Data?, context: TransactionContext, log: CaptureLog, bodyByteLimit: Int) {
+        self.log = log
+        self.bodyByteLimit = bodyByteLimit
+        self.context = context
+        let captured = Self.capture(request, body: body, limit: bodyByteLimit)
+        let transaction = Transaction(
+            id: context.id,
+            request: captured,
+            timings: Timings(startDate: context.startDate),
+            state: .pending
+        )
+        self.state = Locked(State(transaction: transaction))
+        log.record(.started(transaction))
+    }
+
+    /// The current snapshot.
+    package var snapshot: Transaction { state.withLock { $0.transaction } }
+
+    /// Records the final response head.
+    package func responseHead(_ response: HTTPResponse, requestURL: URL) {
+        let transaction = state.withLock { state -> Transaction in
+            if let sent = context.sentRequest {
+                state.transaction.request = Self.capture(
+                    sent,
+                    body: sent.httpBody ?? state.transaction.request.body?.data,
+                    limit: bodyByteLimit,
+                    totalBodyBytes: sent.httpBody == nil ? state.transaction.request.body?.totalByteCount : nil
+                )
+            }
+            state.transaction.response = CapturedResponse(
+                statusCode: response.statusCode,
+                httpVersion: response.httpVersion,
+                headers: response.headers,
+                url: response.url ?? requestURL
+            )
+            state.transaction.state = .receiving
+            state.transaction.answeredBy = context.answeredBy
+            state.transaction.redirects = context.redirects
+            let milestones = context.milestones
+            state.transaction.timings.requestSent = milestones.requestSent
+            state.transaction.timings.firstByte = milestones.firstByte ?? context.elapsedMilliseconds
+            return state.transaction
+        }
+        log.record(.responseReceived(transaction))
+    }
+
+    /// Counts (and keeps, up to the limit) a chunk of the response body.
+    package func responseChunk(_ data: Data) {
+        let limit = bodyByteLimit
+        state.withLock { state in
+            state.responseBytes += Int64(data.count)
+            let room = limit - state.responseBody.count
+            if room > 0 {
+                state.responseBody.append(Data(data.prefix(room)))
+            }
+        }
+    }
+
+    /// Ends the record: completed when `error` is `nil`, else failed or cancelled.
+    package func finish(error: (any Error)?) {
+        let transaction = state.withLock { state -> Transaction? in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            if state.transaction.response != nil {
+                state.transaction.response?.body = CapturedBody(
+                    data: state.responseBody,
+                    totalByteCount: state.responseBytes
+                )
+            }
+            state.transaction.redirects = context.redirects
+            state.transaction.annotations = context.annotations
+            state.transaction.answeredBy = context.answeredBy
+            let milestones = context.milestones
+            state.transaction.timings.requestSent = state.transaction.timings.requestSent ?? milestones.requestSent
+            state.transaction.timings.end = context.elapsedMilliseconds
+            if let error {
+                state.transaction.error = TransactionError(error)
+                state.transaction.state = Self.isCancellation(error) ? .cancelled : .failed
+            } else {
+                state.transaction.state = .completed
+            }
+            return state.transaction
+        }
+        if let transaction { log.record(.finished(transaction)) }
+    }
+
+    private static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        if let urlError = error as? URLError { return urlError.code == .cancelled }
+        let ns = error as NSError
+        return ns.domain == NSURLErrorDomain && ns.code == NSURLErrorCancelled
+    }
+
+    static func capture(_ request: URLRequest, body: Data?, limit: Int, totalBodyBytes: Int64? = nil) -> CapturedRequest {
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let captured = body.map { CapturedBody(data: Data($0.prefix(limit)), totalByteCount: totalBodyBytes ?? Int64($0.count)) }
+        return CapturedRequest(method: request.httpMethod ?? "GET", url: url, headers: headers, body: captured)
+    }
+}

@@ -1,0 +1,219 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The thin shim between the URL Loading System and NetTap's pipeline: the one `URLProtocol` subclass.
+///
+/// You do not use this class directly: ``Interceptor/install(into:)`` puts it in a configuration and
+/// ``Interceptor/installForSharedSession()`` registers it globally.
+///
+/// What it does for each HTTP(S) request:
+/// 1. Looks at the app's task (``CallerInfo``). Download tasks, and upload tasks whose body cannot be read
+///    for sure, are handed untouched to the platform's own HTTP protocol (still captured).
+/// 2. On a global queue (never on URLSession's queue): makes the body visible, merges the caller session's
+///    additional headers, starts the capture record, and runs the pipeline in a task.
+/// 3. Relays the response head, the body (chunks to delegate callers, one buffer to completion-handler and
+///    async callers) and the end through a ``ClientRelay`` that never calls the client after finish or stop.
+///
+/// Thread safety: the URL Loading System calls `startLoading` and `stopLoading` on the task's serial queue;
+/// everything else happens on other queues and reaches the client only through the relay.
+public final class NetTapURLProtocol: URLProtocol {
+    // Set in startLoading and read in stopLoading, both on the task's serial work queue.
+    nonisolated(unsafe) private var relay: ClientRelay?
+    nonisolated(unsafe) private var platformProtocol: URLProtocol?
+    nonisolated(unsafe) private var passthroughRecorder: TransactionRecorder?
+
+    /// Accepts `http` and `https` requests while any interceptor is enabled.
+    /// - Parameter request: The request the URL Loading System asks about.
+    /// - Returns: `true` when NetTap handles it.
+    public override class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return false
+        }
+        return Interceptor.anyEnabled.current
+    }
+
+    /// Returns the request unchanged (NetTap never changes what the cache would key on).
+    /// - Parameter request: The request.
+    /// - Returns: The same request.
+    public override class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    /// Two requests are cache-equivalent when they are equal.
+    /// - Parameters:
+    ///   - a: One request.
+    ///   - b: The other request.
+    /// - Returns: `a == b`.
+    public override class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool {
+        a == b
+    }
+
+    /// Starts the request: hands it to the pipeline, or untouched to the platform protocol.
+    public override func startLoading() {
+        guard let client else { return }
+        let info = CallerInspector.inspect(task)
+        let interceptor = Interceptor.responsible(for: info.session)
+        let uploadUnreadable: Bool
+        if case .unknown = info.uploadBody { uploadUnreadable = true } else { uploadUnreadable = false }
+        if !interceptor.isEnabled || info.isDownload || uploadUnreadable {
+            startPlatformProtocol(client: client, interceptor: interceptor, capture: interceptor.isEnabled)
+            return
+        }
+        let queue = info.workQueue ?? DispatchQueue(label: "NetTap.relay")
+        let relay = ClientRelay(owner: self, client: client, queue: queue, delivery: info.delivery)
+        self.relay = relay
+        let original = request
+        let uploadBody = info.uploadBody
+        let additionalHeaders = info.configuration?.httpAdditionalHeaders
+        let profile = info.configuration.map(ForwardingProfile.init(configuration:))
+        let pipeline = interceptor.pipeline
+        let log = interceptor.captureLog
+        let limit = interceptor.bodyByteLimit
+        let context = TransactionContext(clock: interceptor.clock)
+        context.forwardingProfile = profile
+        // Reading a body stream may block: do it, and everything that creates tasks, off URLSession's queue.
+        nonisolated(unsafe) let unsafeUploadBody = uploadBody
+        nonisolated(unsafe) let unsafeHeaders = additionalHeaders
+        DispatchQueue.global().async {
+            Self.run(
+                original: original,
+                upload: unsafeUploadBody,
+                additionalHeaders: unsafeHeaders,
+                pipeline: pipeline,
+                context: context,
+                log: log,
+                bodyByteLimit: limit,
+                relay: relay
+            )
+        }
+    }
+
+    /// Stops the request: no client call happens afterwards, and the pipeline and network task are cancelled
+    /// on another queue. The URL Loading System reports the cancellation to the app itself.
+    public override func stopLoading() {
+        if let platformProtocol {
+            platformProtocol.stopLoading()
+            return
+        }
+        relay?.stop()
+    }
+
+    // MARK: - Pipeline path
+
+    private static func run(
+        original: URLRequest,
+        upload: CallerInfo.UploadBody,
+        additionalHeaders: [AnyHashable: Any]?,
+        pipeline: Pipeline,
+        context: TransactionContext,
+        log: CaptureLog,
+        bodyByteLimit: Int,
+        relay: ClientRelay
+    ) {
+        let resolved: RequestBodyResolver.Resolved
+        do {
+            resolved = try RequestBodyResolver.resolve(original, upload: upload, additionalHeaders: additionalHeaders)
+        } catch let failure as RequestBodyResolver.ReadFailure {
+            let recorder = TransactionRecorder(
+                request: original,
+                body: nil,
+                context: context,
+                log: log,
+                bodyByteLimit: bodyByteLimit
+            )
+            let error = URLError(
+                .cannotDecodeRawData,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "NetTap could not read the request body: \(failure.underlying)",
+                    NSUnderlyingErrorKey: failure.underlying,
+                ]
+            )
+            recorder.finish(error: error)
+            relay.fail(error)
+            return
+        } catch {
+            relay.fail(error)
+            return
+        }
+        context.requestBodyWasStream = resolved.bodyWasStream
+        let request = resolved.request
+        let requestURL = request.url ?? URL(fileURLWithPath: "/")
+        let recorder = TransactionRecorder(
+            request: request,
+            body: resolved.body,
+            context: context,
+            log: log,
+            bodyByteLimit: bodyByteLimit
+        )
+        let channelBox = Locked<BodyChannel?>(nil)
+        let pipelineTask = Task {
+            do {
+                let response = try await pipeline.send(request, context: context)
+                guard let head = response.urlResponse(requestURL: requestURL) else {
+                    throw URLError(.badServerResponse)
+                }
+                let channel = response.body.channel
+                channelBox.withLock { $0 = channel }
+                guard relay.isRunning else {
+                    channel.cancel()
+                    return
+                }
+                context.markFirstByte()
+                recorder.responseHead(response, requestURL: requestURL)
+                relay.head(head)
+                channel.setSink { event in
+                    switch event {
+                    case .chunk(let data):
+                        recorder.responseChunk(data)
+                        relay.chunk(data) { channel.acknowledge(data.count) }
+                    case .end(nil):
+                        recorder.finish(error: nil)
+                        relay.finish()
+                    case .end(let error?):
+                        recorder.finish(error: error)
+                        relay.fail(error)
+                    }
+                }
+            } catch {
+                recorder.finish(error: error)
+                relay.fail(error)
+            }
+        }
+        relay.setStopAction {
+            recorder.finish(error: URLError(.cancelled))
+            pipelineTask.cancel()
+            channelBox.withLock { $0 }?.cancel()
+        }
+    }
+
+    // MARK: - Platform path
+
+    private func startPlatformProtocol(client: any URLProtocolClient, interceptor: Interceptor, capture: Bool) {
+        guard let task, let type = PlatformProtocol.builtInClass(for: request) else {
+            client.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
+            return
+        }
+        var target: any URLProtocolClient = client
+        if capture {
+            let context = TransactionContext()
+            context.answer(by: Transaction.answeredByPassthrough)
+            let recorder = TransactionRecorder(
+                request: request,
+                body: request.httpBody,
+                context: context,
+                log: interceptor.captureLog,
+                bodyByteLimit: interceptor.bodyByteLimit
+            )
+            context.markRequestSent(request)
+            passthroughRecorder = recorder
+            target = ObservingClient(target: client, recorder: recorder, requestURL: request.url ?? URL(fileURLWithPath: "/"))
+        }
+        let platform = type.init(task: task, cachedResponse: cachedResponse, client: target)
+        platformProtocol = platform
+        platform.startLoading()
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+
+/// NetTap's record of one request and its fate: what was asked, what came back, how long it took,
+/// and which part of the pipeline answered.
+///
+/// Transactions are values: each ``TransactionEvent`` carries a snapshot. Bodies are kept up to the
+/// interceptor's body byte limit (1 MiB by default) with the full byte count alongside.
+public struct Transaction: Sendable, Identifiable, Hashable, Codable {
+    /// Where the transaction stands.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// The request was sent; no response head yet.
+        case pending
+        /// The response head arrived; the body is still coming.
+        case receiving
+        /// The response finished normally.
+        case completed
+        /// The request failed; see ``Transaction/error``.
+        case failed
+        /// The caller cancelled the request.
+        case cancelled
+    }
+
+    /// A unique identifier.
+    public let id: UUID
+    /// The request as sent by the pipeline's last stage (after rewrites).
+    public var request: CapturedRequest
+    /// The response, once its head arrived.
+    public var response: CapturedResponse?
+    /// Redirect hops followed before the final response, in order.
+    public var redirects: [RedirectHop]
+    /// Milestones in milliseconds since ``Timings/startDate``.
+    public var timings: Timings
+    /// The failure, when ``state`` is `.failed` or `.cancelled`.
+    public var error: TransactionError?
+    /// Who answered: `network` for the forwarding transport, `passthrough` for requests handed untouched to
+    /// the platform, or the ``TransactionHandler/name`` of the handler that answered.
+    public var answeredBy: String
+    /// Free-form notes added by handlers (``TransactionContext/annotate(_:_:)``), exported to HAR `comment`.
+    public var annotations: [String: String]
+    /// Where the transaction stands.
+    public var state: State
+
+    /// Creates a transaction record.
+    /// - Parameters:
+    ///   - id: A unique identifier.
+    ///   - request: The request.
+    ///   - response: The response, when known.
+    ///   - redirects: Redirect hops.
+    ///   - timings: Milestones.
+    ///   - error: The failure, if any.
+    ///   - answeredBy: Who answered.
+    ///   - annotations: Handler notes.
+    ///   - state: Where the transaction stands.
+    public init(
+        id: UUID = UUID(),
+        request: CapturedRequest,
+        response: CapturedResponse? = nil,
+        redirects: [RedirectHop] = [],
+        timings: Timings,
+        error: TransactionError? = nil,
+        answeredBy: String = Transaction.answeredByNetwork,
+        annotations: [String: String] = [:],
+        state: State = .pending
+    ) {
+        self.id = id
+        self.request = request
+        self.response = response
+        self.redirects = redirects
+        self.timings = timings
+        self.error = error
+        self.answeredBy = answeredBy
+        self.annotations = annotations
+        self.state = state
+    }
+
+    /// The ``answeredBy`` value of transactions answered by the forwarding transport.
+    public static let answeredByNetwork = "network"
+    /// The ``answeredBy`` value of requests handed untouched to the platform's own HTTP stack
+    /// (download tasks, upload bodies NetTap cannot read).
+    public static let answeredByPassthrough = "passthrough"
+}
+
+/// A captured request: method, URL, headers and body.
+public struct CapturedRequest: Sendable, Hashable, Codable {
+    /// The method, for example `GET`.
+    public var method: String
+    /// The full URL.
+    public var url: URL
+    /// The header fields as sent.
+    public var headers: HTTPHeaders
+    /// The body, if the request had one.
+    public var body: CapturedBody?
+
+    /// Creates a captured request.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - url: The URL.
+    ///   - headers: The header fields.
+    ///   - body: The body, if any.
+    public init(method: String, url: URL, headers: HTTPHeaders, body: CapturedBody? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A captured response: status, headers and body.
+public struct CapturedResponse: Sendable, Hashable, Codable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The protocol version, for example `HTTP/1.1`.
+    public var httpVersion: String
+    /// The header fields as received (on Linux, repeated fields arrive joined by `", "`).
+    public var headers: HTTPHeaders
+    /// The final URL.
+    public var url: URL
+    /// The body as delivered to the caller (decoded), possibly truncated.
+    public var body: CapturedBody?
+
+    /// Creates a captured response.
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - httpVersion: The protocol version.
+    ///   - headers: The header fields.
+    ///   - url: The final URL.
+    ///   - body: The body, if any.
+    public init(statusCode: Int, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders, url: URL, body: CapturedBody? = nil) {
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.url = url
+        self.body = body
+    }
+}
+
+/// A body kept up to a byte limit, with its full size.
+public struct CapturedBody: Sendable, Hashable, Codable {
+    /// The bytes kept: the first `min(totalByteCount, limit)` bytes.
+    public var data: Data
+    /// The full body size in bytes, also when ``data`` was truncated.
+    public var totalByteCount: Int64
+
+    /// Whether ``data`` holds fewer bytes than the body had.
+    public var isTruncated: Bool { Int64(data.count) < totalByteCount }
+
+    /// Creates a captured body.
+    /// - Parameters:
+    ///   - data: The bytes kept.
+    ///   - totalByteCount: The full size in bytes; defaults to `data.count`.
+    public init(data: Data, totalByteCount: Int64? = nil) {
+        self.data = data
+        self.totalByteCount = totalByteCount ?? Int64(data.count)
+    }
+}
+
+/// One redirect followed on the way to the final response.
+public struct RedirectHop: Sendable, Hashable, Codable {
+    /// The method of the request that was redirected.
+    public var method: String
+    /// The URL that answered with the redirect.
+    public var url: URL
+    /// The redirect status code (301, 302, 303, 307 or 308).
+    public var statusCode: Int
+    /// The redirect response's header fields, `Location` among them.
+    public var headers: HTTPHeaders
+    /// Milliseconds from the transaction start to the redirect response.
+    public var elapsedMilliseconds: Double
+
+    /// Creates a hop.
+    /// - Parameters:
+    ///   - method: The redirected request's method.
+    ///   - url: The URL that redirected.
+    ///   - statusCode: The redirect status.
+    ///   - headers: The redirect response headers.
+    ///   - elapsedMilliseconds: Milliseconds from the transaction start.
+    public init(method: String, url: URL, statusCode: Int, headers: HTTPHeaders, elapsedMilliseconds: Double) {
+        self.method = method
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+        self.elapsedMilliseconds = elapsedMilliseconds
+    }
+}
+
+/// Milestones of a transaction, in milliseconds since ``startDate``; `nil` when not reached or not known.
+public struct Timings: Sendable, Hashable, Codable {
+    /// Wall-clock time the request entered NetTap.
+    public var startDate: Date
+    /// Milliseconds until the request was handed to the network (or to the answering handler).
+    public var requestSent: Double?
+    /// Milliseconds until the response head arrived (time to first byte).
+    public var firstByte: Double?
+    /// Milliseconds until the transaction ended (finished, failed or cancelled).
+    public var end: Double?
+
+    /// Creates timings.
+    /// - Parameters:
+    ///   - startDate: The start.
+    ///   - requestSent: Milliseconds until the request was sent.
+    ///   - firstByte: Milliseconds until the first response byte.
+    ///   - end: Milliseconds until the end.
+    public init(startDate: Date, requestSent: Double? = nil, firstByte: Double? = nil, end: Double? = nil) {
+        self.startDate = startDate
+        self.requestSent = requestSent
+        self.firstByte = firstByte
+        self.end = end
+    }
+
+    /// The whole duration in milliseconds, when the transaction ended.
+    public var duration: Double? { end }
+}
+
+/// A transaction's failure, kept as plain values so it can be stored and exported.
+public struct TransactionError: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The error domain, for example `NSURLErrorDomain`.
+    public var domain: String
+    /// The error code, for example `-1001` for a timeout.
+    public var code: Int
+    /// A human-readable message.
+    public var message: String
+
+    /// Creates an error record.
+    /// - Parameters:
+    ///   - domain: The domain.
+    ///   - code: The code.
+    ///   - message: The message.
+    public init(domain: String, code: Int, message: String) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+    }
+
+    /// Records any error by its `NSError` domain, code and localized description.
+    /// - Parameter error: The error.
+    public init(_ error: any Error) {
+        if let urlError = error as? URLError {
+            self.init(domain: NSURLErrorDomain, code: urlError.errorCode, message: urlError.localizedDescription)
+        } else {
+            let ns = error as NSError
+            self.init(domain: ns.domain, code: ns.code, message: ns.localizedDescription)
+        }
+    }
+
+    /// `domain code: message`.
+    public var description: String { "\(domain) \(code): \(message)" }
+}

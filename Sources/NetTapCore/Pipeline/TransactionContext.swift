@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the pipeline knows about the transaction in flight, shared by every handler and the transport.
+///
+/// Handlers use it to say who answered (``answer(by:)``), leave notes (``annotate(_:_:)``) and read the
+/// injected ``clock``. The transport records redirect hops and milestones here.
+///
+/// Thread safety: all members may be used from any thread.
+public final class TransactionContext: Sendable {
+    private struct State {
+        var answeredBy = Transaction.answeredByNetwork
+        var annotations: [String: String] = [:]
+        var redirects: [RedirectHop] = []
+        var requestSent: Double?
+        var firstByte: Double?
+        var sentRequest: URLRequest?
+        var forwardingProfile: ForwardingProfile?
+        var requestBodyWasStream = false
+    }
+
+    /// The transaction's identifier, the same as the captured ``Transaction/id``.
+    public let id: UUID
+    /// Wall-clock start of the transaction.
+    public let startDate: Date
+    /// The clock handlers wait on for delays; injected so tests can drive time.
+    public let clock: any Clock<Duration>
+    private let startInstant: ContinuousClock.Instant
+    private let state = Locked(State())
+
+    /// Creates a context.
+    /// - Parameters:
+    ///   - id: The transaction identifier.
+    ///   - startDate: Wall-clock start.
+    ///   - clock: The clock for delays; `ContinuousClock` by default.
+    public init(id: UUID = UUID(), startDate: Date = Date(), clock: any Clock<Duration> = ContinuousClock()) {
+        self.id = id
+        self.startDate = startDate
+        self.clock = clock
+        self.startInstant = ContinuousClock.now
+    }
+
+    /// Milliseconds elapsed since the transaction started (monotonic).
+    public var elapsedMilliseconds: Double {
+        let elapsed = ContinuousClock.now - startInstant
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    /// Records that `name` answered the request instead of the network.
+    /// - Parameter name: The handler's ``TransactionHandler/name``.
+    public func answer(by name: String) {
+        state.withLock { $0.answeredBy = name }
+    }
+
+    /// Who answered so far: `network` unless a handler called ``answer(by:)``.
+    public var answeredBy: String { state.withLock { $0.answeredBy } }
+
+    /// Adds or replaces a note, exported in the transaction's annotations and HAR `comment`.
+    /// - Parameters:
+    ///   - key: The note's name, for example `stub`.
+    ///   - value: Its value.
+    public func annotate(_ key: String, _ value: String) {
+        state.withLock { $0.annotations[key] = value }
+    }
+
+    /// The notes added so far.
+    public var annotations: [String: String] { state.withLock { $0.annotations } }
+
+    /// Records a redirect hop (called by transports that follow redirects).
+    /// - Parameter hop: The hop.
+    public func recordRedirect(_ hop: RedirectHop) {
+        state.withLock { $0.redirects.append(hop) }
+    }
+
+    /// The redirect hops recorded so far.
+    public var redirects: [RedirectHop] { state.withLock { $0.redirects } }
+
+    /// Marks the moment the request left for the network or the answering handler; the first call counts.
+    /// - Parameter request: The request as finally sent (after rewrites).
+    public func markRequestSent(_ request: URLRequest) {
+        let now = elapsedMilliseconds
+        state.withLock { state in
+            if state.requestSent == nil { state.requestSent = now }
+            state.sentRequest = request
+        }
+    }
+
+    /// Marks the arrival of the response head; the first call counts.
+    public func markFirstByte() {
+        let now = elapsedMilliseconds
+        state.withLock { state in
+            if state.firstByte == nil { state.firstByte = now }
+        }
+    }
+
+    /// The milestones so far: request sent and first byte, in milliseconds.
+    public var milestones: (requestSent: Double?, firstByte: Double?) {
+        state.withLock { ($0.requestSent, $0.firstByte) }
+    }
+
+    /// The request as last handed to the transport or answering handler, after rewrites.
+    public var sentRequest: URLRequest? { state.withLock { $0.sentRequest } }
+
+    /// The caller-session settings the forwarding transport must mirror (set by the interceptor).
+    package var forwardingProfile: ForwardingProfile? {
+        get { state.withLock { $0.forwardingProfile } }
+        set { state.withLock { $0.forwardingProfile = newValue } }
+    }
+
+    /// Whether the app sent the body as a stream, so the transport sends it as a stream too (chunked), as
+    /// the platform would have.
+    package var requestBodyWasStream: Bool {
+        get { state.withLock { $0.requestBodyWasStream } }
+        set { state.withLock { $0.requestBodyWasStream = newValue } }
+    }
+}

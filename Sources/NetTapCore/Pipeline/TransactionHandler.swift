@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One stage of NetTap's pipeline: sees the request on its way out and the response on its way back.
+///
+/// Every capability (mocking, shaping, local files, replay) is a handler, built on the same extension point
+/// an app's own handler uses. Handlers run in order; the first one sees the request first and the
+/// response last. With one method a handler can:
+///
+/// | verb | how |
+/// | --- | --- |
+/// | observe | call `next`, annotate the context, return the response |
+/// | rewrite | change the request before `next` or the response after |
+/// | answer | return a response without calling `next` (and call `context.answer(by: name)`) |
+/// | delay / pace | sleep on `context.clock` before `next`; pace body chunks after |
+/// | fail | throw the `URLError` the network would give |
+///
+/// ```swift
+/// struct AddAuthHeader: TransactionHandler {
+///     let name = "auth-header"
+///     func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+///         var request = request
+///         request.setValue("Bearer demo", forHTTPHeaderField: "Authorization")
+///         return try await next(request)
+///     }
+/// }
+/// ```
+///
+/// ## Implementation requirements
+/// - Call `next` at most once (a second call throws ``PipelineError/nextCalledTwice(handler:)``).
+/// - Never block a thread: wait with `await` (`context.clock.sleep(for:)`), not `Thread.sleep`.
+/// - Honour cancellation: when the caller cancels, the surrounding task is cancelled; stop and throw.
+/// - Throw `URLError` with the real code for simulated network failures, so the app sees exactly what a
+///   real network produces.
+/// - Give decoded bodies and no `Content-Encoding` header when answering.
+public protocol TransactionHandler: Sendable {
+    /// A stable name, shown as ``Transaction/answeredBy`` when the handler answers and in explanations.
+    var name: String { get }
+
+    /// Handles one request.
+    /// - Parameters:
+    ///   - request: The request as left by the handlers before this one.
+    ///   - context: The transaction's shared context.
+    ///   - next: The rest of the pipeline; call at most once.
+    /// - Returns: The response to hand back towards the caller.
+    /// - Throws: `URLError` for network failures (real or simulated), `CancellationError` on cancellation.
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse
+}
+
+/// The rest of the pipeline after a handler: call it at most once to pass the request on.
+public struct Next: Sendable {
+    private let run: @Sendable (URLRequest) async throws -> HTTPResponse
+    private let handlerName: String
+    private let called = Locked(false)
+
+    package init(handlerName: String, run: @escaping @Sendable (URLRequest) async throws -> HTTPResponse) {
+        self.handlerName = handlerName
+        self.run = run
+    }
+
+    /// Passes the request to the next handler, or to the transport after the last handler.
+    /// - Parameter request: The request to send on.
+    /// - Returns: The response from further down the pipeline.
+    /// - Throws: Whatever the rest of the pipeline throws, or ``PipelineError/nextCalledTwice(handler:)``.
+    public func callAsFunction(_ request: URLRequest) async throws -> HTTPResponse {
+        let first = called.withLock { wasCalled -> Bool in
+            defer { wasCalled = true }
+            return !wasCalled
+        }
+        guard first else { throw PipelineError.nextCalledTwice(handler: handlerName) }
+        return try await run(request)
+    }
+}
+
+/// Errors of the pipeline machinery itself (programming errors in handlers).
+public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A handler called `next` more than once.
+    case nextCalledTwice(handler: String)
+
+    /// A one-line description naming the handler.
+    public var description: String {
+        switch self {
+        case .nextCalledTwice(let handler):
+            "handler \"\(handler)\" called next more than once; a handler must call next at most once"
+        }
+    }
+}
