@@ -223,7 +223,8 @@ final class ForwardingExchange: @unchecked Sendable {
             method = previousMethod
         }
         next.httpMethod = method
-        if method == previousMethod && (statusCode == 307 || statusCode == 308 || method != "GET") {
+        let keepsBody = method == previousMethod && statusCode != 303 && method != "GET" && method != "HEAD"
+        if keepsBody {
             next.httpBody = previous.httpBody
         } else {
             next.httpBody = nil

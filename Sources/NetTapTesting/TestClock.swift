@@ -1,0 +1,151 @@
+import Foundation
+
+/// A clock that moves only when a test says so, for testing delays without sleeping.
+///
+/// Handlers sleep on ``NetTapCore/TransactionContext/clock``; give the interceptor or harness a `TestClock`
+/// and call ``advance(by:)`` to wake them deterministically.
+///
+/// ```swift
+/// let clock = TestClock()
+/// async let response = harness.send(request)       // a handler sleeps 300 ms
+/// await clock.waitForSleepers(count: 1)
+/// clock.advance(by: .milliseconds(300))
+/// ```
+///
+/// Thread safety: every member may be used from any thread.
+public final class TestClock: Clock, @unchecked Sendable {
+    /// A point on the test clock: the duration since the clock was created.
+    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        /// The time since the clock's origin.
+        public var offset: Duration
+
+        /// Creates an instant at `offset` from the origin.
+        /// - Parameter offset: The time since the clock's origin.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// The instant `duration` later.
+        /// - Parameter duration: The amount to move.
+        /// - Returns: The later (or earlier, for negative durations) instant.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The duration from this instant to `other`.
+        /// - Parameter other: The other instant.
+        /// - Returns: `other - self`.
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        /// Orders instants by offset.
+        /// - Parameters:
+        ///   - lhs: One instant.
+        ///   - rhs: Another instant.
+        /// - Returns: Whether `lhs` is earlier.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+    }
+
+    private struct Sleeper {
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [UUID: Sleeper] = [:]
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    /// Creates a clock at offset zero.
+    public init() {}
+
+    /// The current instant; changes only through ``advance(by:)``.
+    public var now: Instant {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.now
+    }
+
+    /// The smallest step the clock distinguishes: one nanosecond.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// How many tasks are sleeping on the clock right now.
+    public var sleeperCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.sleepers.count
+    }
+
+    /// Suspends until the clock reaches `deadline` (through ``advance(by:)``) or the task is cancelled.
+    /// - Parameters:
+    ///   - deadline: The instant to wait for.
+    ///   - tolerance: Ignored.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.lock()
+                if deadline <= state.now {
+                    lock.unlock()
+                    continuation.resume()
+                    return
+                }
+                if Task.isCancelled {
+                    lock.unlock()
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                let count = state.sleepers.count
+                var ready: [CheckedContinuation<Void, Never>] = []
+                state.sleeperWaiters.removeAll { waiter in
+                    guard waiter.count <= count else { return false }
+                    ready.append(waiter.continuation)
+                    return true
+                }
+                lock.unlock()
+                for waiter in ready { waiter.resume() }
+            }
+        } onCancel: {
+            lock.lock()
+            let sleeper = state.sleepers.removeValue(forKey: id)
+            lock.unlock()
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the clock forward and wakes every sleeper whose deadline has come, earliest first.
+    /// - Parameter duration: How far to move; must not be negative.
+    public func advance(by duration: Duration) {
+        lock.lock()
+        state.now = state.now.advanced(by: max(.zero, duration))
+        let now = state.now
+        let due = state.sleepers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+        for (id, _) in due { state.sleepers[id] = nil }
+        lock.unlock()
+        for (_, sleeper) in due { sleeper.continuation.resume() }
+    }
+
+    /// Waits until at least `count` tasks sleep on the clock, so a test can advance it at the right moment.
+    /// - Parameter count: The number of sleepers to wait for; 1 by default.
+    public func waitForSleepers(count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if state.sleepers.count >= count {
+                lock.unlock()
+                continuation.resume()
+                return
+            }
+            state.sleeperWaiters.append((count, continuation))
+            lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import NetTapCore
+
+private final class CollectingObserver: TransactionObserver {
+    let (stream, continuation) = AsyncStream.makeStream(of: TransactionEvent.self)
+    func observe(_ event: TransactionEvent) { continuation.yield(event) }
+}
+
+@Suite("Capture log")
+struct CaptureLogTests {
+    private func transaction(_ path: String, state: Transaction.State = .completed) -> Transaction {
+        Transaction(
+            request: CapturedRequest(method: "GET", url: URL(string: "https://example.com\(path)")!, headers: [:]),
+            timings: Timings(startDate: Date(timeIntervalSince1970: 0)),
+            state: state
+        )
+    }
+
+    @Test("keeps the newest transactions up to its capacity")
+    func capacity() {
+        let log = CaptureLog(capacity: 2)
+        for path in ["/1", "/2", "/3"] { log.record(.finished(transaction(path))) }
+        #expect(log.transactions.map(\.request.url.path) == ["/2", "/3"])
+        log.capacity = 1
+        #expect(log.transactions.map(\.request.url.path) == ["/3"])
+    }
+
+    @Test("a later event replaces the snapshot of the same transaction")
+    func updates() {
+        let log = CaptureLog()
+        var record = transaction("/a", state: .pending)
+        log.record(.started(record))
+        record.state = .completed
+        log.record(.finished(record))
+        #expect(log.transactions.count == 1)
+        #expect(log.transaction(id: record.id)?.state == .completed)
+    }
+
+    @Test("waitForFinished returns a transaction that finishes later")
+    func waitForFinished() async {
+        let log = CaptureLog()
+        let record = transaction("/later")
+        async let found = log.waitForFinished { $0.request.url.path == "/later" }
+        log.record(.started(transaction("/other", state: .pending)))
+        log.record(.finished(record))
+        #expect(await found.id == record.id)
+    }
+
+    @Test("observers and event streams see every event in order")
+    func observersAndStreams() async {
+        let log = CaptureLog()
+        let observer = CollectingObserver()
+        log.addObserver(observer)
+        let stream = log.events()
+        let first = transaction("/x", state: .pending)
+        log.record(.started(first))
+        log.record(.finished(transaction("/y")))
+        var paths: [String] = []
+        for await event in stream {
+            paths.append(event.transaction.request.url.path)
+            if paths.count == 2 { break }
+        }
+        #expect(paths == ["/x", "/y"])
+        var observed: [String] = []
+        for await event in observer.stream {
+            observed.append(event.transaction.request.url.path)
+            if observed.count == 2 { break }
+        }
+        #expect(observed == ["/x", "/y"])
+    }
+}
