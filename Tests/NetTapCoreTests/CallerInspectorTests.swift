@@ -9,9 +9,9 @@ import FoundationNetworking
 
 private final class DataDelegate: NSObject, URLSessionDataDelegate {}
 
-/// These tests fail loudly when swift-corelibs-foundation renames the internals NetTap reads on Linux
-/// (`session`, `workQueue`, `knownBody`, the task registry's `behaviours`). When they fail, NetTap still
-/// works but falls back to its safe paths; update `CallerInspector` for the new toolchain.
+/// These tests fail loudly when swift-corelibs-foundation renames the internals NetTap reads on Linux (`session`, `workQueue`, `knownBody`, the task registry's `behaviours`).
+///
+/// When they fail, NetTap still works but falls back to its safe paths; update `CallerInspector` for the new toolchain.
 @Suite("Caller inspection (Linux internals)")
 struct CallerInspectorTests {
     let url = URL(string: "http://127.0.0.1:9/never")!

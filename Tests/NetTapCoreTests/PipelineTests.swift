@@ -80,7 +80,10 @@ struct PipelineTests {
         let trail = Locked<[String]>([])
         let transport = FakeTransport()
         let harness = PipelineHarness(
-            handlers: [TrailHandler(name: "outer", trail: trail), AnsweringHandler(), TrailHandler(name: "inner", trail: trail)],
+            handlers: [
+                TrailHandler(name: "outer", trail: trail), AnsweringHandler(),
+                TrailHandler(name: "inner", trail: trail),
+            ],
             transport: transport
         )
         let result = try await harness.send(URLRequest(url: url))
@@ -114,7 +117,11 @@ struct PipelineTests {
     @Test("a delay waits on the injected clock, not on real time")
     func delayOnTestClock() async throws {
         let clock = TestClock()
-        let harness = PipelineHarness(handlers: [DelayHandler()], transport: FakeTransport(statusCode: 204), clock: clock)
+        let harness = PipelineHarness(
+            handlers: [DelayHandler()],
+            transport: FakeTransport(statusCode: 204),
+            clock: clock
+        )
         let request = URLRequest(url: url)
         async let result = harness.send(request)
         await clock.waitForSleepers(count: 1)

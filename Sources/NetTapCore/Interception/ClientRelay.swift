@@ -24,17 +24,35 @@ final class ClientRelay: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var phase = Phase.running
     private var buffer = Data()
+    private var unacknowledged = 0
     private var onStop: (@Sendable () -> Void)?
     private let queue: DispatchQueue
     private let owner: URLProtocol
     private let client: any URLProtocolClient
     private let delivery: CallerInfo.Delivery
+    private let delegateQueue: OperationQueue?
 
-    init(owner: URLProtocol, client: any URLProtocolClient, queue: DispatchQueue, delivery: CallerInfo.Delivery) {
+    /// Creates the relay for one protocol instance.
+    ///
+    /// - Parameters:
+    ///   - owner: The protocol instance the client calls name.
+    ///   - client: The URL Loading System's client.
+    ///   - queue: The app task's serial work queue.
+    ///   - delivery: How the app consumes the body.
+    ///   - delegateQueue: The app session's delegate queue; marker operations queued there tell when the app's
+    ///     delegate has taken the chunks (back-pressure).
+    init(
+        owner: URLProtocol,
+        client: any URLProtocolClient,
+        queue: DispatchQueue,
+        delivery: CallerInfo.Delivery,
+        delegateQueue: OperationQueue? = nil
+    ) {
         self.owner = owner
         self.client = client
         self.queue = queue
         self.delivery = delivery
+        self.delegateQueue = delegateQueue
     }
 
     /// Whether the relay still delivers (neither finished nor stopped).
@@ -74,20 +92,46 @@ final class ClientRelay: @unchecked Sendable {
         }
     }
 
-    func chunk(_ data: Data, delivered: (@Sendable () -> Void)? = nil) {
+    /// Relays one body chunk.
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - acknowledge: Told how many bytes the app has taken, so the producer can apply back-pressure. For
+    ///     delegate callers this is reported in batches of about ``acknowledgementBatch`` bytes by a marker
+    ///     operation queued on the app's (serial) delegate queue behind the delegate's `didReceive(data:)`.
+    func chunk(_ data: Data, acknowledge: (@Sendable (Int) -> Void)? = nil) {
         switch delivery {
         case .streamToDelegate:
-            perform { client, owner in
-                client.urlProtocol(owner, didLoad: data)
+            let delegateQueue = delegateQueue
+            let count = data.count
+            let fallback: (@Sendable () -> Void)?
+            if let acknowledge {
+                fallback = { acknowledge(count) }
+            } else {
+                fallback = nil
             }
-            if let delivered { queue.async { delivered() } }
+            perform(always: fallback) { [self] client, owner in
+                client.urlProtocol(owner, didLoad: data)
+                guard let acknowledge else { return }
+                unacknowledged += count
+                guard unacknowledged >= Self.acknowledgementBatch || delegateQueue == nil else { return }
+                let batch = unacknowledged
+                unacknowledged = 0
+                if let delegateQueue {
+                    delegateQueue.addOperation { acknowledge(batch) }
+                } else {
+                    acknowledge(batch)
+                }
+            }
         case .singleBuffer:
             lock.lock()
             if phase == .running { buffer.append(data) }
             lock.unlock()
-            delivered?()
+            acknowledge?(data.count)
         }
     }
+
+    /// Bytes relayed to a delegate caller before one acknowledgement marker is queued.
+    static let acknowledgementBatch = 512 * 1024
 
     func finish() {
         perform(ending: true) { [self] client, owner in
@@ -106,12 +150,20 @@ final class ClientRelay: @unchecked Sendable {
         }
     }
 
-    private func perform(ending: Bool = false, _ call: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void)
-    {
+    /// Runs `call` on the work queue while the relay is running; otherwise runs `always` (if given) instead,
+    /// so a producer waiting for an acknowledgement is never left waiting.
+    private func perform(
+        ending: Bool = false,
+        always: (@Sendable () -> Void)? = nil,
+        _ call: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void
+    ) {
         queue.async { [self] in
             lock.lock()
             defer { lock.unlock() }
-            guard phase == .running else { return }
+            guard phase == .running else {
+                always?()
+                return
+            }
             if ending { phase = .finished }
             call(client, owner)
         }

@@ -64,7 +64,13 @@ public final class NetTapURLProtocol: URLProtocol {
             return
         }
         let queue = info.workQueue ?? DispatchQueue(label: "NetTap.relay")
-        let relay = ClientRelay(owner: self, client: client, queue: queue, delivery: info.delivery)
+        let relay = ClientRelay(
+            owner: self,
+            client: client,
+            queue: queue,
+            delivery: info.delivery,
+            delegateQueue: info.session?.delegateQueue
+        )
         self.relay = relay
         let original = request
         let uploadBody = info.uploadBody
@@ -170,7 +176,7 @@ public final class NetTapURLProtocol: URLProtocol {
                     switch event {
                     case .chunk(let data):
                         recorder.responseChunk(data)
-                        relay.chunk(data) { channel.acknowledge(data.count) }
+                        relay.chunk(data) { count in channel.acknowledge(count) }
                     case .end(nil):
                         recorder.finish(error: nil)
                         relay.finish()

@@ -22,6 +22,14 @@ package final class BodyChannel: @unchecked Sendable {
         var outstandingBytes = 0
         var isCancelled = false
         var onCancel: (@Sendable () -> Void)?
+        var pressure: Pressure?
+    }
+
+    private struct Pressure {
+        var highWater: Int
+        var lowWater: Int
+        var isPaused = false
+        var handler: @Sendable (Bool) -> Void
     }
 
     private let state = Locked(State())
@@ -42,18 +50,24 @@ package final class BodyChannel: @unchecked Sendable {
             case resume(CheckedContinuation<Data?, any Error>)
             case sink(@Sendable (Event) -> Void)
         }
+        var pause: (@Sendable (Bool) -> Void)?
         let action: Action = state.withLock { state in
             guard !state.finished, !state.isCancelled else { return .none }
             state.outstandingBytes += data.count
-            if let sink = state.sink { return .sink(sink) }
+            if let sink = state.sink {
+                pause = Self.pressureChange(&state)
+                return .sink(sink)
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
                 state.outstandingBytes -= data.count
                 return .resume(waiter)
             }
             state.buffer.append(data)
+            pause = Self.pressureChange(&state)
             return .none
         }
+        pause?(true)
         switch action {
         case .none: break
         case .resume(let waiter): waiter.resume(returning: data)
@@ -107,7 +121,39 @@ package final class BodyChannel: @unchecked Sendable {
 
     /// Tells the producer that a sink consumer has delivered `count` bytes onward.
     package func acknowledge(_ count: Int) {
-        state.withLock { $0.outstandingBytes = max(0, $0.outstandingBytes - count) }
+        let resume = state.withLock { state -> (@Sendable (Bool) -> Void)? in
+            state.outstandingBytes = max(0, state.outstandingBytes - count)
+            return Self.pressureChange(&state)
+        }
+        resume?(false)
+    }
+
+    /// Asks to be told when more than `highWater` bytes are outstanding (`true`: pause the source) and when
+    /// the consumer has caught up to `lowWater` bytes or fewer again (`false`: resume it).
+    /// - Parameters:
+    ///   - highWater: Bytes outstanding above which the source should pause.
+    ///   - lowWater: Bytes outstanding at or below which a paused source should resume.
+    ///   - handler: Called outside the channel's lock, on the thread that crossed the mark.
+    package func setPressureHandler(highWater: Int, lowWater: Int, _ handler: @escaping @Sendable (Bool) -> Void) {
+        state.withLock {
+            $0.pressure = Pressure(highWater: highWater, lowWater: min(lowWater, highWater), handler: handler)
+        }
+    }
+
+    /// The handler to call when the outstanding byte count crossed a mark, updating the paused flag.
+    private static func pressureChange(_ state: inout State) -> (@Sendable (Bool) -> Void)? {
+        guard var pressure = state.pressure else { return nil }
+        if !pressure.isPaused && state.outstandingBytes > pressure.highWater {
+            pressure.isPaused = true
+            state.pressure = pressure
+            return pressure.handler
+        }
+        if pressure.isPaused && (state.outstandingBytes <= pressure.lowWater || state.isCancelled || state.finished) {
+            pressure.isPaused = false
+            state.pressure = pressure
+            return pressure.handler
+        }
+        return nil
     }
 
     /// Registers what to do when the consumer cancels (for example cancel the network task).
@@ -146,17 +192,20 @@ package final class BodyChannel: @unchecked Sendable {
                     case end((any Error)?)
                     case wait
                 }
+                var resume: (@Sendable (Bool) -> Void)?
                 let outcome: Outcome = state.withLock { state in
                     if state.isCancelled { return .end(CancellationError()) }
                     if !state.buffer.isEmpty {
                         let chunk = state.buffer.removeFirst()
                         state.outstandingBytes -= chunk.count
+                        resume = Self.pressureChange(&state)
                         return .chunk(chunk)
                     }
                     if state.finished { return .end(state.error) }
                     state.waiter = continuation
                     return .wait
                 }
+                resume?(false)
                 switch outcome {
                 case .chunk(let chunk): continuation.resume(returning: chunk)
                 case .end(let error?): continuation.resume(throwing: error)

@@ -22,7 +22,13 @@ final class ForwardingExchange: @unchecked Sendable {
         var headDelivered = false
         var refusedChallenge = false
         var cancelled = false
+        var pausedHandle: AnyObject?
+        var pauseReasons: Set<PauseReason> = []
     }
+
+    /// Bytes the app may lag behind the network before the transfer is paused, and the mark to resume at.
+    static let pauseHighWater = 8 * 1_048_576
+    static let pauseLowWater = 2 * 1_048_576
 
     private let context: TransactionContext
     private let forwarding: ForwardingSession
@@ -36,6 +42,60 @@ final class ForwardingExchange: @unchecked Sendable {
         self.sendsBodyAsStream = sendsBodyAsStream
         self.state = Locked(State(request: request))
         channel.onCancel { [weak self] in self?.cancel() }
+        if session.workQueue != nil && TransferPause.isAvailable {
+            channel.setPressureHandler(highWater: Self.pauseHighWater, lowWater: Self.pauseLowWater) {
+                [weak self] pause in
+                self?.setPaused(pause, for: .consumerBacklog)
+            }
+        }
+    }
+
+    /// Why receiving is paused: the app has not taken the bytes relayed so far, or the forwarding session's
+    /// delegate queue holds more chunks than NetTap has relayed yet.
+    enum PauseReason: Hashable {
+        case consumerBacklog
+        case forwardingBacklog
+    }
+
+    /// Adds or removes a reason to pause; the transfer is paused while any reason holds.
+    ///
+    /// Applied on the forwarding session's work queue, where libcurl is driven.
+    func setPaused(_ active: Bool, for reason: PauseReason) {
+        guard let workQueue = forwarding.workQueue else { return }
+        let apply: @Sendable () -> Void = { [self] in
+            enum Change {
+                case pause(URLSessionTask)
+                case resume(AnyObject)
+                case none
+            }
+            let change: Change = state.withLock { state in
+                let wasPaused = !state.pauseReasons.isEmpty
+                if active { state.pauseReasons.insert(reason) } else { state.pauseReasons.remove(reason) }
+                let isPaused = !state.pauseReasons.isEmpty
+                if isPaused && !wasPaused, let task = state.innerTask { return .pause(task) }
+                if !isPaused && wasPaused, let handle = state.pausedHandle {
+                    state.pausedHandle = nil
+                    return .resume(handle)
+                }
+                return .none
+            }
+            switch change {
+            case .pause(let task):
+                guard let handle = TransferPause.easyHandle(of: task), TransferPause.setPaused(true, easyHandle: handle)
+                else { return }
+                state.withLock { $0.pausedHandle = handle }
+            case .resume(let handle):
+                TransferPause.setPaused(false, easyHandle: handle)
+            case .none:
+                break
+            }
+        }
+        // Already on the work queue (the delegate queue runs there): act now, not behind the queued chunks.
+        if DispatchQueue.getSpecific(key: ForwardingSession.workQueueKey) != nil {
+            apply()
+        } else {
+            workQueue.async(execute: apply)
+        }
     }
 
     func start(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {

@@ -63,17 +63,39 @@ public final class ForwardingTransport: Transport {
 }
 
 /// One forwarding `URLSession` and the delegate that demultiplexes its callbacks.
+///
+/// On Linux the delegate queue runs on the session's own work queue, which targets the process-wide serial
+/// queue of every URLSession (platform-notes §7, design b): callbacks arrive already serialised with
+/// URLSession's bookkeeping, without a thread hop, and the libcurl handle can be paused from there.
 final class ForwardingSession: Sendable {
     let session: URLSession
     let router: ForwardingRouter
+    /// Marks code running on a forwarding session's work queue.
+    static let workQueueKey = DispatchSpecificKey<Void>()
+    /// The session's serial work queue, where libcurl is driven; `nil` when not reachable.
+    let workQueue: DispatchQueue?
 
     init(profile: ForwardingProfile) {
         let router = ForwardingRouter()
-        let queue = OperationQueue()
+        let queue = ForwardingDelegateQueue()
+        queue.onBacklogChange = { [weak router] backedUp in router?.setBackedUp(backedUp) }
         queue.name = "NetTap.forwarding"
         queue.maxConcurrentOperationCount = 1
         self.router = router
-        self.session = URLSession(configuration: profile.makeConfiguration(), delegate: router, delegateQueue: queue)
+        let session = URLSession(configuration: profile.makeConfiguration(), delegate: router, delegateQueue: queue)
+        self.session = session
+        #if canImport(FoundationNetworking)
+        let workQueue =
+            CallerInspector.storedProperty("workQueue", of: session).flatMap(CallerInspector.unwrap)
+            as? DispatchQueue
+        self.workQueue = workQueue
+        if let workQueue {
+            workQueue.setSpecific(key: Self.workQueueKey, value: ())
+            queue.underlyingQueue = workQueue
+        }
+        #else
+        self.workQueue = nil
+        #endif
     }
 }
 
@@ -101,6 +123,12 @@ final class ForwardingRouter: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.didReceive(data: data, from: dataTask)
+    }
+
+    /// Pauses (or resumes) receiving on every transfer in flight: the delegate queue is backed up (or drained).
+    func setBackedUp(_ backedUp: Bool) {
+        let all = exchanges.withLock { Array($0.values) }
+        for exchange in all { exchange.setPaused(backedUp, for: .forwardingBacklog) }
     }
 
     func urlSession(
@@ -142,5 +170,43 @@ final class ForwardingRouter: NSObject, URLSessionDataDelegate, @unchecked Senda
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         exchange?.didComplete(task: task, error: error)
+    }
+}
+
+/// The forwarding session's delegate queue: counts the callbacks FoundationNetworking has queued but NetTap
+/// has not run yet, and reports when that backlog crosses its marks.
+///
+/// On loopback, libcurl can read hundreds of megabytes before a single delegate callback runs; counting at
+/// the moment a callback is queued (on the session's work queue, inside libcurl's write callback, where
+/// `curl_easy_pause` may be called) lets NetTap pause the transfers before memory piles up.
+final class ForwardingDelegateQueue: OperationQueue, @unchecked Sendable {
+    /// Callbacks queued above which every transfer pauses, and at or below which they resume.
+    static let highWater = 256
+    static let lowWater = 32
+
+    /// Told `true` when the backlog rises above ``highWater`` and `false` when it falls back to ``lowWater``.
+    ///
+    /// Set once, before the session is created.
+    nonisolated(unsafe) var onBacklogChange: (@Sendable (Bool) -> Void)?
+    private let backlog = Locked((pending: 0, isBackedUp: false))
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        let crossedUp = backlog.withLock { state -> Bool in
+            state.pending += 1
+            guard !state.isBackedUp, state.pending > Self.highWater else { return false }
+            state.isBackedUp = true
+            return true
+        }
+        if crossedUp { onBacklogChange?(true) }
+        super.addOperation { [self] in
+            block()
+            let crossedDown = backlog.withLock { state -> Bool in
+                state.pending -= 1
+                guard state.isBackedUp, state.pending <= Self.lowWater else { return false }
+                state.isBackedUp = false
+                return true
+            }
+            if crossedDown { onBacklogChange?(false) }
+        }
     }
 }
