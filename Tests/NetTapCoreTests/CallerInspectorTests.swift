@@ -17,12 +17,21 @@ struct CallerInspectorTests {
     let url = URL(string: "http://127.0.0.1:9/never")!
 
     #if canImport(FoundationNetworking)
+    /// Inspects on the task's work queue, as `startLoading` does: the session registers a new task
+    /// asynchronously on that queue, so this also waits for the registration.
+    private func inspectOnWorkQueue(_ task: URLSessionTask) async throws -> CallerInfo {
+        let queue = try #require(CallerInspector.inspect(task).workQueue)
+        return await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: CallerInspector.inspect(task)) }
+        }
+    }
+
     @Test("a delegate session's plain data task streams to the delegate")
-    func delegateTaskStreams() throws {
+    func delegateTaskStreams() async throws {
         let session = URLSession(configuration: .default, delegate: DataDelegate(), delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: url)
-        let info = CallerInspector.inspect(task)
+        let info = try await inspectOnWorkQueue(task)
         #expect(info.session === session)
         #expect(info.workQueue != nil)
         #expect(info.delivery == .streamToDelegate)
@@ -30,11 +39,11 @@ struct CallerInspectorTests {
     }
 
     @Test("a completion-handler task gets one buffer even when the session has a data delegate")
-    func completionHandlerBuffers() {
+    func completionHandlerBuffers() async throws {
         let session = URLSession(configuration: .default, delegate: DataDelegate(), delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: url) { _, _, _ in }
-        #expect(CallerInspector.inspect(task).delivery == .singleBuffer)
+        #expect(try await inspectOnWorkQueue(task).delivery == .singleBuffer)
     }
 
     @Test("a session without delegate gets one buffer")
