@@ -27,7 +27,9 @@ final class ClientRelay: @unchecked Sendable {
     private var unacknowledged = 0
     private var onStop: (@Sendable () -> Void)?
     private let queue: DispatchQueue
-    private let owner: URLProtocol
+    // The protocol holds the relay; the relay lets go of the protocol (and of the stop action) once it has
+    // finished or stopped, so the two do not keep each other alive after the request.
+    private var owner: URLProtocol?
     private let client: any URLProtocolClient
     private let delivery: CallerInfo.Delivery
     private let delegateQueue: OperationQueue?
@@ -80,6 +82,7 @@ final class ClientRelay: @unchecked Sendable {
         if wasRunning { phase = .stopped }
         let action = onStop
         onStop = nil
+        owner = nil
         buffer = Data()
         lock.unlock()
         if wasRunning { action?() }
@@ -160,11 +163,15 @@ final class ClientRelay: @unchecked Sendable {
         queue.async { [self] in
             lock.lock()
             defer { lock.unlock() }
-            guard phase == .running else {
+            guard phase == .running, let owner else {
                 always?()
                 return
             }
-            if ending { phase = .finished }
+            if ending {
+                phase = .finished
+                onStop = nil
+                self.owner = nil
+            }
             call(client, owner)
         }
     }
