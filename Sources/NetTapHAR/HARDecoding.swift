@@ -50,7 +50,7 @@ enum HARDecoding {
         return HARError(source: source, message: "invalid JSON: the data is not UTF-8 JSON")
     }
 
-    /// The byte offset from a Foundation message such as "Invalid value around character 22."
+    /// The byte offset in a Foundation message such as `Invalid value around character 22.`.
     private static func offset(in message: String) -> Int? {
         guard let range = message.range(of: "character ") else { return nil }
         return Int(message[range.upperBound...].prefix { $0.isNumber })

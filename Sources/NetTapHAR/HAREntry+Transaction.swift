@@ -23,7 +23,10 @@ extension HAREntry {
         self.init(
             startedDateTime: HARDate.string(from: transaction.timings.startDate),
             time: timings.total,
-            request: HARRequest(request: transaction.request, httpVersion: transaction.response?.httpVersion ?? "HTTP/1.1"),
+            request: HARRequest(
+                request: transaction.request,
+                httpVersion: transaction.response?.httpVersion ?? "HTTP/1.1"
+            ),
             response: response,
             cache: HARCache(),
             timings: timings,
@@ -103,7 +106,8 @@ extension HAREntry {
         }
         if !transaction.redirects.isEmpty {
             let hops = transaction.redirects.map { "\($0.statusCode) \($0.url.absoluteString)" }
-            parts.append("redirected \(hops.joined(separator: " → ")) → \(transaction.response?.url.absoluteString ?? "?")")
+            let final = transaction.response?.url.absoluteString ?? "?"
+            parts.append("redirected \(hops.joined(separator: " → ")) → \(final)")
         }
         if !transaction.annotations.isEmpty {
             let notes = transaction.annotations.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

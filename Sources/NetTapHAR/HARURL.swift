@@ -18,6 +18,7 @@ enum HARURL {
     }
 
     /// A URL from a HAR `url` string, percent-encoding characters that sloppy exporters leave raw.
+    ///
     /// Falls back to `file:///` for text that is no URL at all.
     static func url(from string: String) -> URL {
         if let url = URL(string: string) { return url }

@@ -11,7 +11,7 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         return (try? decodeNil(forKey: codingKey)) ?? false
     }
 
-    /// A string; numbers and booleans are turned into their JSON spelling. `nil` when absent or `null`.
+    /// A string, or `nil` when absent or `null`; numbers and booleans are turned into their JSON spelling.
     func lenientString(_ key: String) throws -> String? {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
@@ -25,7 +25,7 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         )
     }
 
-    /// A number; strings holding a number are accepted. `nil` when absent, `null` or an empty string.
+    /// A number, or `nil` when absent, `null` or an empty string; strings holding a number are accepted.
     func lenientDouble(_ key: String) throws -> Double? {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
