@@ -45,7 +45,8 @@ public enum CURLCommand {
         if method == "HEAD" && request.body == nil {
             options.append("--head")
         } else if method != "GET" || request.body != nil {
-            options.append("-X \(quote(request.method))")
+            let isToken = !request.method.isEmpty && request.method.allSatisfy { $0.isASCII && $0.isLetter }
+            options.append("-X \(isToken ? request.method : quote(request.method))")
         }
         if url.contains(where: { "[]{}".contains($0) }) {
             options.append("--globoff")

@@ -50,8 +50,8 @@ extension HAREntry {
         let hasResponse = response.status > 0
         let parsedStart = HARDate.date(from: startedDateTime)
         var startDate = parsedStart ?? Date(timeIntervalSince1970: 0)
-        if let exact = record?.startTime {
-            let candidate = Date(timeIntervalSince1970: exact)
+        if let exact = record?.startSecondsSince2001 {
+            let candidate = Date(timeIntervalSinceReferenceDate: exact)
             if parsedStart.map({ abs($0.timeIntervalSince(candidate)) < 0.001 }) ?? true {
                 startDate = candidate
             }
@@ -129,7 +129,7 @@ extension HARNetTapRecord {
         annotations = transaction.annotations.isEmpty ? nil : transaction.annotations
         redirects = transaction.redirects.isEmpty ? nil : transaction.redirects.map(Redirect.init(hop:))
         error = transaction.error.map { Failure(domain: $0.domain, code: $0.code, message: $0.message) }
-        startTime = transaction.timings.startDate.timeIntervalSince1970
+        startSecondsSince2001 = transaction.timings.startDate.timeIntervalSinceReferenceDate
         requestSent = transaction.timings.requestSent
         firstByte = transaction.timings.firstByte
         end = transaction.timings.end

@@ -22,8 +22,9 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     public var redirects: [Redirect]?
     /// The failure, if any.
     public var error: Failure?
-    /// The exact start in seconds since 1970 (HAR's `startedDateTime` keeps milliseconds only).
-    public var startTime: Double?
+    /// The exact start in seconds since 2001-01-01T00:00:00Z, Foundation's reference date, which `Date`
+    /// stores without rounding (HAR's `startedDateTime` keeps milliseconds only).
+    public var startSecondsSince2001: Double?
     /// Milliseconds from the start until the request was sent.
     public var requestSent: Double?
     /// Milliseconds from the start until the response head arrived.
