@@ -21,7 +21,9 @@ enum HARCheck {
         // Tests/NetTapHARTests/HARCheck.swift → repository → its parent holds shared/.
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let script = repository.deletingLastPathComponent().appendingPathComponent("shared/tools/har-check/har_check.py")
+        let script = repository.deletingLastPathComponent().appendingPathComponent(
+            "shared/tools/har-check/har_check.py"
+        )
         return FileManager.default.fileExists(atPath: script.path) ? script : nil
     }
 

@@ -70,7 +70,9 @@ struct HARDecodingErrorTests {
         #expect(entry.request.headersSize == -1)
         #expect(entry.response.status == 201)
         #expect(entry.response.content.size == 3)
-        #expect(entry.response.customFields["_vendor"] == .object(["nested": .array([.number(1), .bool(true), .null])]))
+        #expect(
+            entry.response.customFields["_vendor"] == .object(["nested": .array([.number(1), .bool(true), .null])])
+        )
         #expect(entry.timings == HARTimings())
         let transaction = entry.transaction()
         #expect(transaction.response?.body?.data == Data("abc".utf8))

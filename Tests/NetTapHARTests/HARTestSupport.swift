@@ -41,7 +41,12 @@ enum SampleTransactions {
         URL(string: "http://127.0.0.1:8080" + string) ?? URL(fileURLWithPath: "/")
     }
 
-    static func timings(offset: Double, sent: Double? = 1.25, firstByte: Double? = 20.5, end: Double? = 31.75)
+    static func timings(
+        offset: Double,
+        sent: Double? = 1.25,
+        firstByte: Double? = 20.5,
+        end: Double? = 31.75
+    )
         -> Timings
     {
         Timings(startDate: start.addingTimeInterval(offset), requestSent: sent, firstByte: firstByte, end: end)
@@ -118,8 +123,20 @@ enum SampleTransactions {
             body: CapturedBody(data: Data("arrived".utf8))
         ),
         redirects: [
-            RedirectHop(method: "GET", url: url("/old"), statusCode: 302, headers: ["Location": "/middle"], elapsedMilliseconds: 4.5),
-            RedirectHop(method: "GET", url: url("/middle"), statusCode: 301, headers: ["Location": "/final"], elapsedMilliseconds: 9.25),
+            RedirectHop(
+                method: "GET",
+                url: url("/old"),
+                statusCode: 302,
+                headers: ["Location": "/middle"],
+                elapsedMilliseconds: 4.5
+            ),
+            RedirectHop(
+                method: "GET",
+                url: url("/middle"),
+                statusCode: 301,
+                headers: ["Location": "/final"],
+                elapsedMilliseconds: 9.25
+            ),
         ],
         timings: timings(offset: 0.3),
         state: .completed
