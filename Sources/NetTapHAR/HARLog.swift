@@ -62,15 +62,25 @@ public struct HARLog: Codable, Sendable, Hashable {
 
     /// Encodes every HAR 1.2 field and the custom ones.
     ///
+    /// An entry's `pageref` that names no page in ``pages`` (as Chrome writes) is left out, since
+    /// HAR 1.2 requires it to name one.
+    ///
     /// - Parameter encoder: The encoder.
     /// - Throws: `EncodingError.invalidValue` when a number is not finite.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
+        let pageIDs = Set(pages.map(\.id))
+        let written = entries.map { entry -> HAREntry in
+            guard let pageref = entry.pageref, !pageIDs.contains(pageref) else { return entry }
+            var entry = entry
+            entry.pageref = nil
+            return entry
+        }
         try container.encode(version, forKey: "version")
         try container.encode(creator, forKey: "creator")
         try container.encodeIfPresent(browser, forKey: "browser")
         try container.encode(pages, forKey: "pages")
-        try container.encode(entries, forKey: "entries")
+        try container.encode(written, forKey: "entries")
         try container.encodeIfPresent(comment, forKey: "comment")
         try container.encodeCustomFields(customFields)
     }

@@ -81,5 +81,8 @@ struct HARDecodingErrorTests {
         // Vendor fields survive a re-export.
         let again = try HARDocument.decode(try document.encoded(), source: "again.har")
         #expect(again.log.entries.first?.response.customFields == entry.response.customFields)
+        // A pageref naming no page is accepted on import but not written again.
+        #expect(entry.pageref == "nowhere")
+        #expect(again.log.entries.first?.pageref == nil)
     }
 }

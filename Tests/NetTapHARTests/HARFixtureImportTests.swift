@@ -38,6 +38,10 @@ struct HARFixtureImportTests {
         #expect(png.data.count == 7_108)
         #expect(png.totalByteCount == 7_108)
         #expect(png.data.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+
+        let reexported = try HARDocument.decode(try document.encoded(), source: "again.har")
+        #expect(reexported.log.entries.map(\.pageref) == ["page_1", "page_1", nil])
+        #expect(reexported.log.entries[0].customFields == notModified.customFields)
     }
 
     @Test("Charles: no pages, a null redirectURL, an empty query item, timings without blocked")
