@@ -1,0 +1,89 @@
+import Foundation
+import NetTapCore
+
+/// Builds a `curl` command line that repeats a captured request, for pasting into a POSIX shell.
+///
+/// ```
+/// curl 'https://api.example.com/items?q=a%20b' \
+///   -X POST \
+///   -H 'Content-Type: application/json' \
+///   -H 'Authorization: [REDACTED]' \
+///   --data-binary '{"name":"it'\''s"}'
+/// ```
+///
+/// Every argument is single-quoted; a `'` inside becomes `'\''`, so spaces, newlines, `$`, backticks and
+/// Unicode pass through unchanged. `-X` appears for methods other than GET and for a GET with a body
+/// (`--head` for HEAD). `--compressed` appears when the request has `Accept-Encoding`. `--globoff` appears
+/// when the URL holds `[`, `]`, `{` or `}`, which curl would otherwise expand.
+///
+/// Bodies go through `--data-binary`. UTF-8 text is given inline. Any other body (binary, or holding NUL,
+/// which no shell argument can carry), and text starting with `@` (which curl would read as a file name),
+/// is sent through standard input instead, so the command stays one self-contained line:
+/// `printf '%s' 'AAEC/w==' | base64 --decode | curl … --data-binary @-` (`base64 --decode` exists in GNU
+/// coreutils and macOS). No comment line is emitted, because interactive zsh does not accept comments.
+///
+/// Header values whose names are in `redactedHeaderNames` (case-insensitive) are replaced by the marker
+/// `[REDACTED]`, so a shared command leaks no credentials and says where something was removed.
+public enum CURLCommand {
+    /// The text that replaces a redacted header value.
+    public static let redactionMarker = "[REDACTED]"
+
+    /// Builds the command.
+    ///
+    /// - Parameters:
+    ///   - request: The request to repeat.
+    ///   - redactedHeaderNames: Header names (any case) whose values are replaced by `[REDACTED]`.
+    /// - Returns: A shell command, one option per line joined with ` \` line continuations.
+    public static func make(
+        for request: CapturedRequest,
+        redactedHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    ) -> String {
+        let redacted = Set(redactedHeaderNames.map { $0.lowercased() })
+        let url = request.url.absoluteString
+        var options: [String] = []
+        let method = request.method.uppercased()
+        if method == "HEAD" && request.body == nil {
+            options.append("--head")
+        } else if method != "GET" || request.body != nil {
+            let isToken = !request.method.isEmpty && request.method.allSatisfy { $0.isASCII && $0.isLetter }
+            options.append("-X \(isToken ? request.method : quote(request.method))")
+        }
+        if url.contains(where: { "[]{}".contains($0) }) {
+            options.append("--globoff")
+        }
+        for field in request.headers {
+            let value = redacted.contains(field.name.lowercased()) ? redactionMarker : field.value
+            // curl removes a header given as `Name:`; `Name;` sends it with an empty value.
+            options.append("-H \(quote(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)"))")
+        }
+        if request.headers.contains(name: "Accept-Encoding") {
+            options.append("--compressed")
+        }
+        var pipeline = ""
+        if let body = request.body {
+            if let text = inlineText(body.data) {
+                options.append("--data-binary \(quote(text))")
+            } else {
+                pipeline = "printf '%s' \(quote(body.data.base64EncodedString())) | base64 --decode | "
+                options.append("--data-binary @-")
+            }
+        }
+        return ([pipeline + "curl \(quote(url))"] + options).joined(separator: " \\\n  ")
+    }
+
+    /// Single-quotes a word for a POSIX shell: `it's` becomes `'it'\''s'`.
+    ///
+    /// - Parameter word: Any text.
+    /// - Returns: The quoted word.
+    public static func quote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The body as inline text, or `nil` when it must go through standard input.
+    private static func inlineText(_ data: Data) -> String? {
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8), !text.hasPrefix("@") else {
+            return nil
+        }
+        return text
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HARCookie {
+    /// The cookies of `Cookie` request headers (`name=value; name2=value2`, RFC 6265 §5.4).
+    ///
+    /// - Parameter headers: The request's header fields.
+    /// - Returns: One cookie per pair, in order; path, domain and flags are unknown in a request.
+    public static func requestCookies(in headers: HTTPHeaders) -> [HARCookie] {
+        headers.values(for: "Cookie")
+            .flatMap { $0.split(separator: ";") }
+            .compactMap { pair -> HARCookie? in
+                let trimmed = pair.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { return nil }
+                let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return HARCookie(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+            }
+    }
+
+    /// The cookies of `Set-Cookie` response headers (RFC 6265 §4.1), read with Foundation's `HTTPCookie`.
+    ///
+    /// - Parameters:
+    ///   - headers: The response's header fields.
+    ///   - url: The response URL, the default domain and path of the cookies.
+    /// - Returns: One cookie per `Set-Cookie` cookie with path, domain, expiry (ISO 8601) and flags.
+    public static func responseCookies(in headers: HTTPHeaders, url: URL) -> [HARCookie] {
+        headers.values(for: "Set-Cookie").flatMap { value in
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url).map { cookie in
+                HARCookie(
+                    name: cookie.name,
+                    value: cookie.value,
+                    path: cookie.path,
+                    domain: cookie.domain,
+                    expires: cookie.expiresDate.map(HARDate.string(from:)),
+                    httpOnly: cookie.isHTTPOnly,
+                    secure: cookie.isSecure
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HAREntry {
+    /// Creates a HAR entry from a NetTap transaction.
+    ///
+    /// The request and response map field by field (see ``HARRequest/init(request:httpVersion:)`` and
+    /// ``HARResponse/init(response:)``); a transaction without a response gets status 0 and the error in
+    /// `response.comment`. Timings come from ``HARTimings/init(milestones:)`` and `time` is their sum.
+    /// What HAR 1.2 has no field for (who answered, redirect hops, handler notes, state, error) goes into
+    /// `comment` as short text and into the custom field `_netTap` (``HARNetTapRecord``), from which
+    /// ``transaction()`` restores it.
+    ///
+    /// - Parameter transaction: The transaction.
+    public init(transaction: Transaction) {
+        let timings = HARTimings(milestones: transaction.timings)
+        let response =
+            transaction.response.map { HARResponse(response: $0) } ?? HARResponse.noResponse(error: transaction.error)
+        self.init(
+            startedDateTime: HARDate.string(from: transaction.timings.startDate),
+            time: timings.total,
+            request: HARRequest(
+                request: transaction.request,
+                httpVersion: transaction.response?.httpVersion ?? "HTTP/1.1"
+            ),
+            response: response,
+            cache: HARCache(),
+            timings: timings,
+            comment: Self.summary(of: transaction),
+            netTap: HARNetTapRecord(transaction: transaction)
+        )
+    }
+
+    /// The NetTap transaction this entry describes.
+    ///
+    /// With a `_netTap` record (files NetTap wrote) the identifier, state, answering handler, notes,
+    /// redirect hops, error, exact start and milestones come back as they were. Without one (other tools'
+    /// files) the identifier is new, the state is `completed` (`failed` for status 0, with the error taken
+    /// from Chrome's `_error` or the comments), and milestones are derived from `timings`
+    /// (``HARTimings/init(milestones:)`` in reverse).
+    ///
+    /// - Returns: The transaction.
+    public func transaction() -> Transaction {
+        let captured = request.capturedRequest()
+        let record = netTap
+        let hasResponse = response.status > 0
+        let parsedStart = HARDate.date(from: startedDateTime)
+        var startDate = parsedStart ?? Date(timeIntervalSince1970: 0)
+        if let exact = record?.startSecondsSince2001 {
+            let candidate = Date(timeIntervalSinceReferenceDate: exact)
+            if parsedStart.map({ abs($0.timeIntervalSince(candidate)) < 0.001 }) ?? true {
+                startDate = candidate
+            }
+        }
+        var milestones = Timings(startDate: startDate)
+        if let record {
+            milestones.requestSent = record.requestSent
+            milestones.firstByte = record.firstByte
+            milestones.end = record.end
+        } else {
+            let derived = timings.milestones(time: time, hasResponse: hasResponse)
+            milestones.requestSent = derived.requestSent
+            milestones.firstByte = derived.firstByte
+            milestones.end = derived.end
+        }
+        let responseURL = record?.responseURL.map(HARURL.url(from:)) ?? captured.url
+        let error = record.map { $0.error.map(TransactionError.init(record:)) } ?? derivedError()
+        let state =
+            record?.state.flatMap(Transaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
+        return Transaction(
+            id: record?.id.flatMap(UUID.init(uuidString:)) ?? UUID(),
+            request: captured,
+            response: response.capturedResponse(url: responseURL),
+            redirects: record?.redirects?.map(RedirectHop.init(record:)) ?? [],
+            timings: milestones,
+            error: error,
+            answeredBy: record?.answeredBy ?? Transaction.answeredByNetwork,
+            annotations: record?.annotations ?? [:],
+            state: state
+        )
+    }
+
+    /// The error of another tool's status-0 entry.
+    private func derivedError() -> TransactionError? {
+        guard response.status <= 0 else { return nil }
+        let message =
+            response.customFields["_error"]?.stringValue ?? response.comment ?? comment ?? "no response (status 0)"
+        return TransactionError(domain: NSURLErrorDomain, code: URLError.Code.unknown.rawValue, message: message)
+    }
+
+    /// A short readable account of what HAR 1.2 cannot say, or `nil` when there is nothing to add.
+    static func summary(of transaction: Transaction) -> String? {
+        var parts: [String] = []
+        if transaction.answeredBy != Transaction.answeredByNetwork {
+            parts.append("answered by \(transaction.answeredBy)")
+        }
+        if transaction.state != .completed {
+            parts.append("state \(transaction.state.rawValue)")
+        }
+        if let error = transaction.error {
+            parts.append("error \(error)")
+        }
+        if !transaction.redirects.isEmpty {
+            let hops = transaction.redirects.map { "\($0.statusCode) \($0.url.absoluteString)" }
+            let final = transaction.response?.url.absoluteString ?? "?"
+            parts.append("redirected \(hops.joined(separator: " → ")) → \(final)")
+        }
+        if !transaction.annotations.isEmpty {
+            let notes = transaction.annotations.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            parts.append("notes \(notes.joined(separator: ", "))")
+        }
+        return parts.isEmpty ? nil : "NetTap: " + parts.joined(separator: "; ")
+    }
+}
+
+extension HARNetTapRecord {
+    /// Records what HAR 1.2 cannot carry about a transaction.
+    ///
+    /// - Parameter transaction: The transaction.
+    public init(transaction: Transaction) {
+        self.init()
+        id = transaction.id.uuidString
+        state = transaction.state.rawValue
+        answeredBy = transaction.answeredBy
+        annotations = transaction.annotations.isEmpty ? nil : transaction.annotations
+        redirects = transaction.redirects.isEmpty ? nil : transaction.redirects.map(Redirect.init(hop:))
+        error = transaction.error.map { Failure(domain: $0.domain, code: $0.code, message: $0.message) }
+        startSecondsSince2001 = transaction.timings.startDate.timeIntervalSinceReferenceDate
+        requestSent = transaction.timings.requestSent
+        firstByte = transaction.timings.firstByte
+        end = transaction.timings.end
+        if let url = transaction.response?.url, url != transaction.request.url {
+            responseURL = url.absoluteString
+        }
+    }
+}
+
+extension HARNetTapRecord.Redirect {
+    init(hop: RedirectHop) {
+        self.init(
+            method: hop.method,
+            url: hop.url.absoluteString,
+            status: hop.statusCode,
+            headers: hop.headers.map { HARHeader(name: $0.name, value: $0.value) },
+            elapsedMilliseconds: hop.elapsedMilliseconds
+        )
+    }
+}
+
+extension RedirectHop {
+    fileprivate init(record: HARNetTapRecord.Redirect) {
+        self.init(
+            method: record.method,
+            url: HARURL.url(from: record.url),
+            statusCode: record.status,
+            headers: HTTPHeaders(record.headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+            elapsedMilliseconds: record.elapsedMilliseconds
+        )
+    }
+}
+
+extension TransactionError {
+    fileprivate init(record: HARNetTapRecord.Failure) {
+        self.init(domain: record.domain, code: record.code, message: record.message)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What NetTap knows about a transaction beyond HAR 1.2, stored in an entry's custom field `_netTap`.
+///
+/// HAR 1.2 allows custom fields whose names start with `_`. NetTap writes this object so that importing
+/// its own export restores the transaction exactly: identifier, state, who answered, handler notes,
+/// redirect hops, the error, the exact start and milestones, and the final URL. Other tools ignore it;
+/// the entry's `comment` carries the same facts as readable text.
+public struct HARNetTapRecord: Codable, Sendable, Hashable {
+    /// The custom field name, `_netTap`.
+    public static let fieldName = "_netTap"
+
+    /// The transaction's identifier (a UUID string).
+    public var id: String?
+    /// The transaction state: `pending`, `receiving`, `completed`, `failed` or `cancelled`.
+    public var state: String?
+    /// Who answered: `network`, `passthrough` or a handler's name.
+    public var answeredBy: String?
+    /// Handler notes.
+    public var annotations: [String: String]?
+    /// Redirect hops followed before the final response, in order.
+    public var redirects: [Redirect]?
+    /// The failure, if any.
+    public var error: Failure?
+    /// The exact start in seconds since 2001-01-01T00:00:00Z, Foundation's reference date, which `Date`
+    /// stores without rounding (HAR's `startedDateTime` keeps milliseconds only).
+    public var startSecondsSince2001: Double?
+    /// Milliseconds from the start until the request was sent.
+    public var requestSent: Double?
+    /// Milliseconds from the start until the response head arrived.
+    public var firstByte: Double?
+    /// Milliseconds from the start until the transaction ended.
+    public var end: Double?
+    /// The final URL after redirects, when it differs from the request URL.
+    public var responseURL: String?
+
+    /// Creates an empty record.
+    public init() {}
+
+    /// One redirect hop.
+    public struct Redirect: Codable, Sendable, Hashable {
+        /// The redirected request's method.
+        public var method: String
+        /// The URL that answered with the redirect.
+        public var url: String
+        /// The redirect status code.
+        public var status: Int
+        /// The redirect response's header fields.
+        public var headers: [HARHeader]
+        /// Milliseconds from the transaction start to the redirect response.
+        public var elapsedMilliseconds: Double
+
+        /// Creates a hop record.
+        ///
+        /// - Parameters:
+        ///   - method: The method.
+        ///   - url: The redirecting URL.
+        ///   - status: The status code.
+        ///   - headers: The header fields.
+        ///   - elapsedMilliseconds: Milliseconds from the start.
+        public init(method: String, url: String, status: Int, headers: [HARHeader], elapsedMilliseconds: Double) {
+            self.method = method
+            self.url = url
+            self.status = status
+            self.headers = headers
+            self.elapsedMilliseconds = elapsedMilliseconds
+        }
+    }
+
+    /// A transaction's failure.
+    public struct Failure: Codable, Sendable, Hashable {
+        /// The error domain, for example `NSURLErrorDomain`.
+        public var domain: String
+        /// The error code, for example −1001.
+        public var code: Int
+        /// The message.
+        public var message: String
+
+        /// Creates a failure record.
+        ///
+        /// - Parameters:
+        ///   - domain: The domain.
+        ///   - code: The code.
+        ///   - message: The message.
+        public init(domain: String, code: Int, message: String) {
+            self.domain = domain
+            self.code = code
+            self.message = message
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NetTapCore
+
+extension HARRequest {
+    /// Creates a HAR request from a captured request.
+    ///
+    /// Headers keep their order; `queryString` comes from the URL (order kept, percent-decoded); `cookies`
+    /// from the `Cookie` header. A UTF-8 body goes into `postData.text`; any other body is written there as
+    /// base64 with `_encoding: "base64"` and a comment, as HAR 1.2 `postData` has no encoding field. A
+    /// truncated body keeps its first bytes in `text`, the full size in `bodySize` and a comment.
+    ///
+    /// - Parameters:
+    ///   - request: The captured request.
+    ///   - httpVersion: The protocol version to record; HTTP/1.1 by default.
+    public init(request: CapturedRequest, httpVersion: String = "HTTP/1.1") {
+        var postData: HARPostData?
+        if let body = request.body {
+            let mimeType = request.headers["Content-Type"] ?? ""
+            let coded = HARBodyCoding.encode(body.data, mimeType: mimeType)
+            var notes: [String] = []
+            if coded.isBase64 {
+                notes.append("binary body as base64 (HAR 1.2 postData has no encoding field; see _encoding)")
+            }
+            if body.isTruncated {
+                notes.append("body truncated: kept the first \(body.data.count) of \(body.totalByteCount) bytes")
+            }
+            postData = HARPostData(
+                mimeType: mimeType,
+                text: coded.text,
+                encoding: coded.isBase64 ? "base64" : nil,
+                comment: notes.isEmpty ? nil : notes.joined(separator: "; ")
+            )
+        }
+        self.init(
+            method: request.method,
+            url: HARURL.string(for: request.url),
+            httpVersion: httpVersion,
+            cookies: HARCookie.requestCookies(in: request.headers),
+            headers: request.headers.map { HARHeader(name: $0.name, value: $0.value) },
+            queryString: HARURL.queryString(for: request.url),
+            postData: postData,
+            headersSize: -1,
+            bodySize: request.body.map { Int($0.totalByteCount) } ?? 0
+        )
+    }
+
+    /// The captured request this HAR request describes.
+    ///
+    /// The body comes from `postData` (base64-decoded when `_encoding` is `base64`; form `params` joined
+    /// as URL-encoded text when there is no `text`), its full size from `bodySize` when that is larger.
+    ///
+    /// - Returns: The request; an unparsable `url` becomes `file:///`.
+    public func capturedRequest() -> CapturedRequest {
+        var body: CapturedBody?
+        if let postData {
+            let data = postData.decodedData() ?? Data((postData.text ?? "").utf8)
+            body = CapturedBody(data: data, totalByteCount: Int64(max(bodySize, data.count)))
+        }
+        return CapturedRequest(
+            method: method,
+            url: HARURL.url(from: url),
+            headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+            body: body
+        )
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HARResponse {
+    /// Creates a HAR response from a captured response.
+    ///
+    /// `statusText` is Foundation's phrase for the status; `content.size` the full decoded body size;
+    /// `content.text` the body as text, or base64 with `encoding: "base64"` for binary bodies; `mimeType`
+    /// the `Content-Type`; `redirectURL` the `Location` of a 3xx; `cookies` from `Set-Cookie`. A truncated
+    /// body keeps its first bytes in `text` and says so in `content.comment`.
+    ///
+    /// - Parameter response: The captured response.
+    public init(response: CapturedResponse) {
+        let mimeType = response.headers["Content-Type"] ?? ""
+        var content = HARContent(size: 0, mimeType: mimeType)
+        var bodySize = 0
+        if let body = response.body {
+            let coded = HARBodyCoding.encode(body.data, mimeType: mimeType)
+            content.size = Int(body.totalByteCount)
+            content.text = coded.text
+            content.encoding = coded.isBase64 ? "base64" : nil
+            if body.isTruncated {
+                content.comment = "body truncated: kept the first \(body.data.count) of \(body.totalByteCount) bytes"
+            }
+            bodySize = response.headers.contains(name: "Content-Encoding") ? -1 : Int(body.totalByteCount)
+        }
+        let isRedirect = (300..<400).contains(response.statusCode)
+        self.init(
+            status: response.statusCode,
+            statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+            httpVersion: response.httpVersion,
+            cookies: HARCookie.responseCookies(in: response.headers, url: response.url),
+            headers: response.headers.map { HARHeader(name: $0.name, value: $0.value) },
+            content: content,
+            redirectURL: isRedirect ? response.headers["Location"] ?? "" : "",
+            headersSize: -1,
+            bodySize: response.statusCode == 304 ? 0 : bodySize
+        )
+    }
+
+    /// The response of a request that got none: status 0, as browsers write failed requests.
+    ///
+    /// - Parameter error: The failure, written into `comment`.
+    /// - Returns: A response with status 0, empty `httpVersion` and empty content.
+    public static func noResponse(error: TransactionError?) -> HARResponse {
+        HARResponse(
+            status: 0,
+            statusText: "",
+            httpVersion: "",
+            content: HARContent(size: 0, mimeType: "x-unknown"),
+            headersSize: -1,
+            bodySize: -1,
+            comment: error.map { "no response: \($0)" } ?? "no response"
+        )
+    }
+
+    /// The captured response this HAR response describes, or `nil` for status 0 (no response).
+    ///
+    /// - Parameter url: The response's URL (the final URL after redirects).
+    /// - Returns: The response with the decoded body; its full size is `content.size` when larger.
+    public func capturedResponse(url: URL) -> CapturedResponse? {
+        guard status > 0 else { return nil }
+        var body: CapturedBody?
+        if let data = content.decodedData() {
+            body = CapturedBody(data: data, totalByteCount: Int64(max(content.size, data.count)))
+        } else if content.size > 0 {
+            body = CapturedBody(data: Data(), totalByteCount: Int64(content.size))
+        }
+        return CapturedResponse(
+            statusCode: status,
+            httpVersion: httpVersion.isEmpty ? "HTTP/1.1" : httpVersion,
+            headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+            url: url,
+            body: body
+        )
+    }
+}

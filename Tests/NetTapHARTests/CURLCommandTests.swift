@@ -1,0 +1,151 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+import Testing
+
+@Suite("cURL commands")
+struct CURLCommandTests {
+    private let url = URL(string: "http://127.0.0.1:8080/items?q=a%20b&x=1") ?? URL(fileURLWithPath: "/")
+
+    /// What a POSIX shell makes of `text`: runs `printf '%s' <text>` and returns its output.
+    private func shellWords(_ text: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "printf '%s|' " + text]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test("A plain GET is just curl and the quoted URL")
+    func plainGet() {
+        let request = CapturedRequest(method: "GET", url: url, headers: [:])
+        #expect(CURLCommand.make(for: request) == "curl 'http://127.0.0.1:8080/items?q=a%20b&x=1'")
+    }
+
+    @Test("A POST has -X, one -H per header in order, and the body")
+    func post() {
+        let request = CapturedRequest(
+            method: "POST",
+            url: url,
+            headers: HTTPHeaders([
+                .init(name: "Content-Type", value: "application/json"),
+                .init(name: "X-Trace", value: "1"),
+                .init(name: "X-Trace", value: "2"),
+            ]),
+            body: CapturedBody(data: Data(#"{"a":1}"#.utf8))
+        )
+        #expect(
+            CURLCommand.make(for: request) == """
+                curl 'http://127.0.0.1:8080/items?q=a%20b&x=1' \\
+                  -X POST \\
+                  -H 'Content-Type: application/json' \\
+                  -H 'X-Trace: 1' \\
+                  -H 'X-Trace: 2' \\
+                  --data-binary '{"a":1}'
+                """
+        )
+    }
+
+    @Test("Quotes, spaces, newlines, $ and Unicode survive a real shell")
+    func quoting() throws {
+        let words = ["it's", "two words", "line one\nline two", "$HOME `id` \\ \"x\"", "café ☕ 日本", "'", ""]
+        for word in words {
+            #expect(try shellWords(CURLCommand.quote(word)) == word + "|")
+        }
+        #expect(CURLCommand.quote("it's") == #"'it'\''s'"#)
+    }
+
+    @Test("Header values and bodies are quoted as single shell words")
+    func quotedArguments() throws {
+        let body = "name=it's\nsecond line ☕"
+        let request = CapturedRequest(
+            method: "PUT",
+            url: url,
+            headers: ["X-Note": "a 'quoted' value"],
+            body: CapturedBody(data: Data(body.utf8))
+        )
+        let command = CURLCommand.make(for: request)
+        let arguments = try shellWords(
+            String(command.dropFirst("curl ".count)).replacingOccurrences(of: " \\\n", with: " ")
+        )
+        #expect(
+            arguments
+                == "http://127.0.0.1:8080/items?q=a%20b&x=1|-X|PUT|-H|X-Note: a 'quoted' value|--data-binary|\(body)|"
+        )
+    }
+
+    @Test("Authorization, Cookie and Proxy-Authorization values are redacted and marked")
+    func redaction() {
+        let request = CapturedRequest(
+            method: "GET",
+            url: url,
+            headers: [
+                "authorization": "Bearer secret-token", "Cookie": "session=s3cr3t", "Proxy-Authorization": "Basic eHl6",
+                "X-Api-Key": "key-123",
+            ]
+        )
+        let command = CURLCommand.make(for: request)
+        #expect(command.contains("-H 'authorization: [REDACTED]'"))
+        #expect(command.contains("-H 'Cookie: [REDACTED]'"))
+        #expect(command.contains("-H 'Proxy-Authorization: [REDACTED]'"))
+        #expect(!command.contains("secret-token") && !command.contains("s3cr3t") && !command.contains("eHl6"))
+        #expect(command.contains("-H 'X-Api-Key: key-123'"))
+
+        let custom = CURLCommand.make(for: request, redactedHeaderNames: ["X-API-KEY"])
+        #expect(custom.contains("-H 'X-Api-Key: [REDACTED]'"))
+        #expect(custom.contains("Bearer secret-token"))
+    }
+
+    @Test("A binary body is piped in through base64 and --data-binary @-")
+    func binaryBody() throws {
+        let bytes = Data([0x00, 0x01, 0xFF, 0xFE, 0x27, 0x0A])
+        let request = CapturedRequest(
+            method: "POST",
+            url: url,
+            headers: ["Content-Type": "application/octet-stream"],
+            body: CapturedBody(data: bytes)
+        )
+        let command = CURLCommand.make(for: request)
+        #expect(command.hasPrefix("printf '%s' '\(bytes.base64EncodedString())' | base64 --decode | curl '"))
+        #expect(command.hasSuffix("--data-binary @-"))
+
+        let atSign = CapturedRequest(
+            method: "POST",
+            url: url,
+            headers: [:],
+            body: CapturedBody(data: Data("@/etc/passwd".utf8))
+        )
+        #expect(CURLCommand.make(for: atSign).contains("| base64 --decode | curl"))
+    }
+
+    @Test("--compressed, --head, -X GET with a body, --globoff and empty header values")
+    func options() {
+        let compressed = CapturedRequest(method: "GET", url: url, headers: ["Accept-Encoding": "gzip, br"])
+        #expect(CURLCommand.make(for: compressed).hasSuffix("-H 'Accept-Encoding: gzip, br' \\\n  --compressed"))
+
+        let head = CapturedRequest(method: "HEAD", url: url, headers: [:])
+        #expect(CURLCommand.make(for: head) == "curl 'http://127.0.0.1:8080/items?q=a%20b&x=1' \\\n  --head")
+
+        let getWithBody = CapturedRequest(
+            method: "GET",
+            url: url,
+            headers: [:],
+            body: CapturedBody(data: Data("q".utf8))
+        )
+        #expect(CURLCommand.make(for: getWithBody).contains("-X GET"))
+
+        let brackets = URL(string: "http://127.0.0.1/a?ids%5B%5D=1") ?? url
+        #expect(
+            !CURLCommand.make(for: CapturedRequest(method: "GET", url: brackets, headers: [:])).contains("--globoff")
+        )
+        let raw = URL(string: "http://[::1]:8080/") ?? url
+        #expect(CURLCommand.make(for: CapturedRequest(method: "GET", url: raw, headers: [:])).contains("--globoff"))
+
+        let empty = CapturedRequest(method: "GET", url: url, headers: ["X-Empty": ""])
+        #expect(CURLCommand.make(for: empty).contains("-H 'X-Empty;'"))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Runs the independent HAR checker (`../shared/tools/har-check/har_check.py`) when its venv is set up.
+///
+/// The venv is `$HAR_CHECK_VENV` or `~/.cache/har-check-venv` (made by `setup.sh`); the script is
+/// `$HAR_CHECK_SCRIPT` or found beside the repository.
+enum HARCheck {
+    static var python: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        let venv =
+            environment["HAR_CHECK_VENV"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/har-check-venv")
+        let python = venv.appendingPathComponent("bin/python")
+        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
+    }
+
+    static var script: URL? {
+        if let path = ProcessInfo.processInfo.environment["HAR_CHECK_SCRIPT"] {
+            return URL(fileURLWithPath: path)
+        }
+        // Tests/NetTapHARTests/HARCheck.swift → repository → its parent holds shared/.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = repository.deletingLastPathComponent().appendingPathComponent(
+            "shared/tools/har-check/har_check.py"
+        )
+        return FileManager.default.fileExists(atPath: script.path) ? script : nil
+    }
+
+    static var isAvailable: Bool { python != nil && script != nil }
+
+    /// Runs the checker and returns its exit status and output.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        guard let python, let script else { return (-1, "har-check is not set up") }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [script.path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
