@@ -120,4 +120,15 @@ struct FetchCommandTests {
         #expect(run.standardError.hasPrefix("200 OK, "))
         #expect(run.standardError.hasSuffix(" ms, 2 redirects, answered by network\n"))
     }
+
+    @Test(
+        "--timeout fails a slow live request with URLError -1001",
+        .enabled(if: Loopback.httpbin != nil, "no httpbin on loopback (set NETTAP_HTTPBIN, default 127.0.0.1:18080)")
+    )
+    func timeout() async throws {
+        let base = try #require(Loopback.httpbin)
+        let run = await runCLI(["fetch", base + "/delay/5", "--timeout", "1"])
+        #expect(run.exitCode == .failure)
+        #expect(run.standardError == "nettap: fetch: \(base)/delay/5: request failed: URLError -1001 (timedOut)\n")
+    }
 }
