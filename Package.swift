@@ -38,7 +38,11 @@ let package = Package(
             dependencies: ["NetTapHAR", "NetTapCore", "NetTapTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "NetTapCLITests", dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"]),
+        .testTarget(
+            name: "NetTapCLITests",
+            dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "NetTapIntegrationTests",
             dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"]

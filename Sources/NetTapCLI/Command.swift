@@ -1,0 +1,70 @@
+import Foundation
+import NetTapCore
+
+/// One `nettap` command: a description for parsing and help, and the work itself.
+///
+/// ## Implementation requirements
+/// - ``spec`` describes every option; the parser rejects anything else before ``init(arguments:)`` runs.
+/// - ``init(arguments:)`` checks the values that need no I/O (a URL's shape, a header's form) and throws a
+///   usage ``CLIError`` naming the argument.
+/// - ``run(in:)`` writes results to ``CommandEnvironment/standardOutput``, never to the process's handles,
+///   and reports a failure by throwing ``CLIError`` (printed as one line on standard error).
+public protocol Command: Sendable {
+    /// The command's name, options and help.
+    static var spec: CommandSpec { get }
+
+    /// Creates the command from parsed arguments.
+    ///
+    /// - Parameter arguments: The result of parsing with ``spec``.
+    /// - Throws: ``CLIError`` with exit code 2 when a value is malformed.
+    init(arguments: ParsedArguments) throws(CLIError)
+
+    /// Does the work.
+    ///
+    /// - Parameter environment: Where to write and which interceptor to use.
+    /// - Returns: The exit code.
+    /// - Throws: ``CLIError`` when the work fails; its ``CLIError/exitCode`` becomes the exit code.
+    func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode
+}
+
+/// What a command runs with: its outputs, the interceptor it installs into sessions, and the directory that
+/// relative paths are resolved against.
+public struct CommandEnvironment: Sendable {
+    /// Where results go.
+    public var standardOutput: CommandOutput
+    /// Where diagnostics and error lines go.
+    public var standardError: CommandOutput
+    /// The interceptor whose pipeline and capture log the command uses; ``Interceptor/shared`` in the tool.
+    public var interceptor: Interceptor
+    /// The directory relative file paths are resolved against.
+    public var workingDirectory: URL
+
+    /// Creates an environment.
+    ///
+    /// - Parameters:
+    ///   - standardOutput: Where results go.
+    ///   - standardError: Where diagnostics go.
+    ///   - interceptor: The interceptor to use; ``Interceptor/shared`` by default.
+    ///   - workingDirectory: The base of relative paths; the process's current directory by default.
+    public init(
+        standardOutput: CommandOutput,
+        standardError: CommandOutput,
+        interceptor: Interceptor = .shared,
+        workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.interceptor = interceptor
+        self.workingDirectory = workingDirectory
+    }
+
+    /// Resolves a path typed by the user: absolute paths stay, relative ones start at ``workingDirectory``.
+    ///
+    /// - Parameter path: The path as typed.
+    /// - Returns: A file URL.
+    public func fileURL(_ path: String) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded) }
+        return workingDirectory.appendingPathComponent(expanded)
+    }
+}

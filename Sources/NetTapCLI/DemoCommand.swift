@@ -1,0 +1,303 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `nettap demo`: shows NetTap at work without any network.
+///
+/// Installs a ``HARResponder`` over the bundled `demo.har` (a small handwritten capture of the fictional
+/// API `https://api.nettap.example`) as the interceptor's only handler, sends real URLSession requests in
+/// all three caller styles (``DemoCaller``), prints a table of what each caller received and who answered,
+/// and writes the capture as a HAR 1.2 file.
+///
+/// Redirects: a handler's 3xx answer reaches the caller as the final response. On Linux the URL Loading
+/// System never follows a redirect produced by a `URLProtocol` (calling `wasRedirectedTo` crashes there), so
+/// the demo, like an app would have to, follows `Location` itself and the table shows both requests.
+///
+/// With `--upstream URL` it also sends a GET and a POST to that server through NetTap's forwarding transport
+/// (answered by `network`).
+public struct DemoCommand: Command {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "demo",
+        summary: "Sends real URLSession requests through NetTap, answered from a bundled HAR; no network needed.",
+        options: [
+            OptionSpec(
+                names: ["--upstream"],
+                valueName: "URL",
+                help: "Also sends a live GET and POST to URL through NetTap (for example httpbin's /anything)."
+            ),
+            OptionSpec(
+                names: ["--har"],
+                valueName: "OUT",
+                help: "Where to write the HAR capture; nettap-demo.har by default."
+            ),
+        ],
+        discussion: """
+            Every request to https://api.nettap.example is answered by NetTap's HAR responder from the bundled
+            demo.har; nothing leaves the process unless --upstream is given. The 301 of /v1/me reaches the
+            caller as the final response (URLSession does not follow redirects answered by a URL protocol on
+            Linux), so the demo follows its Location itself.
+
+            Exit codes: 0 success, 1 an upstream request failed or the HAR file could not be written,
+            2 usage error.
+            """
+    )
+
+    /// The name the HAR responder answers under, shown in the table's ANSWERED BY column.
+    public static let responderName = "demo.har"
+
+    /// The fictional API the bundled capture describes.
+    public static let baseURL = "https://api.nettap.example"
+
+    /// One request the demo sends.
+    public struct Step: Sendable, Hashable {
+        /// The caller style.
+        public var caller: DemoCaller
+        /// The method.
+        public var method: String
+        /// The URL.
+        public var url: String
+        /// The JSON body, if any.
+        public var body: String?
+    }
+
+    /// One row of the demo's table: a request and what came of it.
+    public struct Row: Sendable {
+        /// The caller style that sent it.
+        public var caller: DemoCaller
+        /// The method.
+        public var method: String
+        /// The URL.
+        public var url: String
+        /// The status the caller received, or `nil` when the request failed.
+        public var statusCode: Int?
+        /// The body bytes the caller received.
+        public var byteCount: Int
+        /// The transaction's duration in milliseconds, from NetTap's capture.
+        public var milliseconds: Double?
+        /// Who answered (``Transaction/answeredBy``), or `?` when the capture is missing.
+        public var answeredBy: String
+        /// The error the caller received, if any.
+        public var error: URLError?
+        /// The captured transaction.
+        public var transaction: Transaction?
+    }
+
+    /// The requests to the bundled API, in the order they are sent.
+    public static let steps: [Step] = [
+        Step(caller: .async, method: "GET", url: baseURL + "/v1/profile"),
+        Step(caller: .async, method: "GET", url: baseURL + "/v1/items?page=1"),
+        Step(
+            caller: .completionHandler,
+            method: "POST",
+            url: baseURL + "/v1/login",
+            body: #"{"user":"ada","password":"correct horse"}"#
+        ),
+        Step(
+            caller: .completionHandler,
+            method: "PUT",
+            url: baseURL + "/v1/items/42",
+            body: #"{"title":"Pencil","done":true}"#
+        ),
+        Step(caller: .completionHandler, method: "DELETE", url: baseURL + "/v1/items/42"),
+        Step(caller: .delegate, method: "GET", url: baseURL + "/v1/items/999"),
+        Step(caller: .delegate, method: "GET", url: baseURL + "/v1/reports/daily"),
+        Step(caller: .delegate, method: "GET", url: baseURL + "/v1/avatar.png"),
+        Step(caller: .async, method: "GET", url: baseURL + "/v1/me"),
+        Step(caller: .async, method: "GET", url: baseURL + "/v1/items?page=2"),
+    ]
+
+    /// The upstream server, when given.
+    public var upstream: URL?
+    /// Where to write the HAR, as typed.
+    public var harPath: String
+
+    /// Creates the command from parsed arguments.
+    ///
+    /// - Parameter arguments: Parsed with ``spec``.
+    /// - Throws: A usage ``CLIError`` when `--upstream` is not an absolute http(s) URL.
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        if let text = arguments.value("--upstream") {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                !(url.host ?? "").isEmpty
+            else {
+                throw CLIError.usage(
+                    command: "demo",
+                    input: "--upstream \(Formatting.quoted(text))",
+                    message: "must be an absolute http or https URL"
+                )
+            }
+            upstream = url
+        } else {
+            upstream = nil
+        }
+        harPath = arguments.value("--har") ?? "nettap-demo.har"
+    }
+
+    /// Runs the demo: installs the HAR responder, sends every step, prints the table and writes the HAR.
+    ///
+    /// The interceptor's handlers are replaced for the run and restored afterwards.
+    /// - Parameter environment: Outputs, interceptor and working directory.
+    /// - Returns: ``ExitCode/success``.
+    /// - Throws: ``CLIError`` (exit 1) when the bundled capture cannot be read, an upstream request fails,
+    ///   or the HAR file cannot be written.
+    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+        let document = try Self.loadBundledCapture()
+        let interceptor = environment.interceptor
+        let previousHandlers = interceptor.handlers
+        interceptor.handlers = [HARResponder(document: document, name: Self.responderName)]
+        defer { interceptor.handlers = previousHandlers }
+
+        environment.standardOutput.write(
+            "NetTap demo: real URLSession requests to \(Self.baseURL), answered by NetTap from the bundled "
+                + "demo.har (\(document.log.entries.count) entries)\n\n"
+        )
+        var rows: [Row] = []
+        var followedRedirect: (from: String, to: String)?
+        for step in Self.steps {
+            let row = await Self.send(step, through: interceptor)
+            rows.append(row)
+            if let status = row.statusCode, (300..<400).contains(status),
+                let location = row.transaction?.response?.headers["Location"]
+            {
+                let target = URL(string: location, relativeTo: URL(string: step.url))?.absoluteString ?? location
+                followedRedirect = (step.url, target)
+                let follow = Step(caller: step.caller, method: "GET", url: target)
+                rows.append(await Self.send(follow, through: interceptor))
+            }
+        }
+        if let upstream {
+            let steps = [
+                Step(caller: .async, method: "GET", url: upstream.absoluteString),
+                Step(caller: .completionHandler, method: "POST", url: upstream.absoluteString, body: #"{"demo":true}"#),
+            ]
+            for step in steps { rows.append(await Self.send(step, through: interceptor)) }
+        }
+
+        environment.standardOutput.write(Self.table(rows))
+        environment.standardOutput.write("\n" + Self.summary(rows) + "\n")
+        if let followedRedirect {
+            environment.standardOutput.write(
+                "Redirect: \(followedRedirect.from) answered 301; the caller received it as final and followed "
+                    + "Location to \(followedRedirect.to) itself.\n"
+            )
+        }
+
+        let transactions = rows.compactMap(\.transaction)
+        let harURL = environment.fileURL(harPath)
+        do {
+            let data = try HARDocument(transactions: transactions).encoded()
+            try data.write(to: harURL, options: .atomic)
+        } catch {
+            throw CLIError.failure(
+                command: "demo",
+                input: "--har \(Formatting.quoted(harPath))",
+                message: "cannot write: \(error.localizedDescription)"
+            )
+        }
+        environment.standardOutput.write("HAR: wrote \(transactions.count) entries to \(harPath)\n")
+
+        if let failed = rows.first(where: { $0.error != nil }), let error = failed.error {
+            throw CLIError.failure(
+                command: "demo",
+                input: failed.url,
+                message: "request failed: \(Formatting.errorSummary(error))"
+            )
+        }
+        return .success
+    }
+
+    /// Reads the bundled `demo.har`.
+    ///
+    /// - Returns: The capture.
+    /// - Throws: ``CLIError`` (exit 1) when the resource is missing or invalid.
+    public static func loadBundledCapture() throws(CLIError) -> HARDocument {
+        guard let url = Bundle.module.url(forResource: "demo", withExtension: "har") else {
+            throw CLIError.failure(command: "demo", input: "demo.har", message: "the bundled capture is missing")
+        }
+        do {
+            return try HARDocument.load(contentsOf: url)
+        } catch {
+            throw CLIError.failure(command: "demo", input: nil, message: "\(error)")
+        }
+    }
+
+    /// Sends one step and pairs what the caller received with NetTap's capture of it.
+    ///
+    /// - Parameters:
+    ///   - step: The request to send.
+    ///   - interceptor: The interceptor to send through.
+    /// - Returns: The table row.
+    public static func send(_ step: Step, through interceptor: Interceptor) async -> Row {
+        let url = URL(string: step.url) ?? URL(fileURLWithPath: "/")
+        var request = URLRequest(url: url)
+        request.httpMethod = step.method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body = step.body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let known = Set(interceptor.captureLog.transactions.map(\.id))
+        let outcome = await step.caller.send(request, through: interceptor)
+        // The capture is complete before the caller hears of the end, so it is already in the log.
+        let transaction = interceptor.captureLog.transactions.last { transaction in
+            !known.contains(transaction.id) && transaction.request.url == url
+                && transaction.request.method == step.method
+        }
+        return Row(
+            caller: step.caller,
+            method: step.method,
+            url: step.url,
+            statusCode: outcome.statusCode,
+            byteCount: outcome.data.count,
+            milliseconds: transaction?.timings.duration,
+            answeredBy: transaction?.answeredBy ?? "?",
+            error: outcome.error,
+            transaction: transaction
+        )
+    }
+
+    /// The table of rows: `#`, caller, method, URL, status, bytes, milliseconds, who answered.
+    ///
+    /// - Parameter rows: The rows.
+    /// - Returns: Lines ending with a newline.
+    public static func table(_ rows: [Row]) -> String {
+        var table = TextTable(
+            headings: ["#", "CALLER", "METHOD", "URL", "STATUS", "BYTES", "MS", "ANSWERED BY"],
+            alignments: [.right, .left, .left, .left, .right, .right, .right, .left]
+        )
+        for (index, row) in rows.enumerated() {
+            let status = row.statusCode.map { "\($0)" } ?? "ERR \(row.error.map { "\($0.errorCode)" } ?? "")"
+            table.rows.append([
+                "\(index + 1)", row.caller.rawValue, row.method, row.url, status, "\(row.byteCount)",
+                row.milliseconds.map(Formatting.milliseconds) ?? "-", row.answeredBy,
+            ])
+        }
+        return table.rendered
+    }
+
+    /// The one-line summary: request count, caller styles, who answered, status classes, failures.
+    ///
+    /// - Parameter rows: The rows.
+    /// - Returns: One line without a newline.
+    public static func summary(_ rows: [Row]) -> String {
+        let callers = DemoCaller.allCases.map { caller in
+            "\(caller.rawValue) \(rows.filter { $0.caller == caller }.count)"
+        }
+        var answered: [String: Int] = [:]
+        for row in rows { answered[row.answeredBy, default: 0] += 1 }
+        let answeredText = answered.sorted { $0.key < $1.key }.map { "\($0.value) by \($0.key)" }.joined(
+            separator: ", "
+        )
+        var classes: [Int: Int] = [:]
+        for row in rows { if let status = row.statusCode { classes[status / 100, default: 0] += 1 } }
+        let classText = classes.sorted { $0.key < $1.key }.map { "\($0.value)×\($0.key)xx" }.joined(separator: ", ")
+        let failed = rows.filter { $0.error != nil }.count
+        return "\(rows.count) requests (\(callers.joined(separator: ", "))); answered \(answeredText); "
+            + "\(classText); \(failed) failed"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Small text helpers shared by the commands: reason phrases, error names, number formats.
+enum Formatting {
+    /// The RFC 9110 §15 reason phrase of common status codes, or an empty string.
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 415: "Unsupported Media Type"
+        case 418: "I'm a teapot"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+
+    /// `200 OK`, or just `299` when the code has no known phrase.
+    static func statusLine(_ status: Int) -> String {
+        let phrase = reasonPhrase(status)
+        return phrase.isEmpty ? "\(status)" : "\(status) \(phrase)"
+    }
+
+    /// `URLError -1004 (cannotConnectToHost)` for any error; other errors give their domain and code.
+    static func errorSummary(_ error: any Error) -> String {
+        if let urlError = error as? URLError {
+            let code = urlError.errorCode
+            let name = urlErrorNames[code].map { " (\($0))" } ?? ""
+            return "URLError \(code)\(name)"
+        }
+        let ns = error as NSError
+        if ns.domain == NSURLErrorDomain {
+            let name = urlErrorNames[ns.code].map { " (\($0))" } ?? ""
+            return "URLError \(ns.code)\(name)"
+        }
+        return "\(ns.domain) \(ns.code): \(ns.localizedDescription)"
+    }
+
+    private static let urlErrorNames: [Int: String] = [
+        -1: "unknown", -999: "cancelled", -1000: "badURL", -1001: "timedOut", -1002: "unsupportedURL",
+        -1003: "cannotFindHost", -1004: "cannotConnectToHost", -1005: "networkConnectionLost",
+        -1006: "dnsLookupFailed", -1007: "httpTooManyRedirects", -1008: "resourceUnavailable",
+        -1009: "notConnectedToInternet", -1011: "badServerResponse", -1012: "userCancelledAuthentication",
+        -1013: "userAuthenticationRequired", -1014: "zeroByteResource", -1015: "cannotDecodeRawData",
+        -1016: "cannotDecodeContentData", -1017: "cannotParseResponse", -1100: "fileDoesNotExist",
+        -1200: "secureConnectionFailed", -1201: "serverCertificateHasBadDate", -1202: "serverCertificateUntrusted",
+        -1203: "serverCertificateHasUnknownRoot", -1204: "serverCertificateNotYetValid",
+    ]
+
+    /// Milliseconds with one decimal, for example `12.3`.
+    static func milliseconds(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+
+    /// Whether a body should be printed as text: a textual content type (or none) and valid UTF-8 without NUL.
+    static func isText(_ data: Data, contentType: String?) -> Bool {
+        if let contentType = contentType?.lowercased() {
+            let textual =
+                contentType.hasPrefix("text/") || contentType.contains("json") || contentType.contains("xml")
+                || contentType.contains("javascript") || contentType.contains("x-www-form-urlencoded")
+                || contentType.contains("html")
+            if !textual { return false }
+        }
+        guard !data.contains(0) else { return false }
+        return String(data: data, encoding: .utf8) != nil
+    }
+
+    /// Quotes a user's input for an error line: `"value"` with inner quotes escaped.
+    static func quoted(_ value: String) -> String {
+        "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

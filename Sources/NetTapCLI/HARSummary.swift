@@ -1,0 +1,161 @@
+import Foundation
+import NetTapHAR
+
+/// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest entries.
+///
+/// Definitions (HAR 1.2 field names):
+/// - **bytes in**: the response `content.size` (the decoded body) when ≥ 0, else `response.bodySize` when
+///   ≥ 0, else 0. HAR uses −1 for "unknown"; unknown sizes are ignored, not subtracted.
+/// - **bytes out**: `request.bodySize` when ≥ 0, else the UTF-8 length of `request.postData.text`, else 0.
+/// - **failed**: entries with `response.status` 0 (no response: blocked, aborted, network error).
+/// - **HTTP errors**: entries with `response.status` ≥ 400 (4xx and 5xx together); they are not failures.
+/// - **p50 / p95**: nearest-rank percentiles of the entry `time` (milliseconds): the value at rank
+///   ⌈p/100 · n⌉ of the n ascending times. Entries with a negative `time` are left out; `nil` when none remain.
+///
+/// ```swift
+/// let summary = HARSummary(entries: try HARDocument.load(contentsOf: url).log.entries)
+/// summary.total.requests        // 52
+/// summary.hosts.first?.host     // "example.com"
+/// ```
+public struct HARSummary: Sendable, Hashable, Codable {
+    /// The statistics of one host (or of all entries, in ``HARSummary/total``).
+    public struct HostStatistics: Sendable, Hashable, Codable {
+        /// The host name, with `:port` when the URL names a port; `(all)` in the total, `(invalid URL)` for URLs
+        /// without a host.
+        public var host: String
+        /// The number of entries.
+        public var requests: Int
+        /// Response bytes received (see the type's definitions).
+        public var bytesIn: Int64
+        /// Request body bytes sent.
+        public var bytesOut: Int64
+        /// Entries with status 0.
+        public var failed: Int
+        /// Entries with status ≥ 400.
+        public var httpErrors: Int
+        /// The nearest-rank median of `time`, in milliseconds; `nil` without timed entries.
+        public var p50Milliseconds: Double?
+        /// The nearest-rank 95th percentile of `time`, in milliseconds; `nil` without timed entries.
+        public var p95Milliseconds: Double?
+    }
+
+    /// How many entries had one status code.
+    public struct StatusCount: Sendable, Hashable, Codable {
+        /// The HTTP status code (0 for no response).
+        public var status: Int
+        /// The number of entries with it.
+        public var count: Int
+    }
+
+    /// One entry of the slowest list.
+    public struct SlowEntry: Sendable, Hashable, Codable {
+        /// The entry's position in the log, from 0.
+        public var index: Int
+        /// The request method.
+        public var method: String
+        /// The request URL.
+        public var url: String
+        /// The response status.
+        public var status: Int
+        /// The entry's `time`, in milliseconds.
+        public var milliseconds: Double
+    }
+
+    /// The number of entries summarized.
+    public var entryCount: Int
+    /// Per-host statistics, most requests first, then by host name.
+    public var hosts: [HostStatistics]
+    /// The statistics over all entries; its host is `(all)`.
+    public var total: HostStatistics
+    /// The status code histogram, ascending by status.
+    public var statusCounts: [StatusCount]
+    /// The slowest entries, slowest first (ties in log order), at most the limit given at creation.
+    public var slowest: [SlowEntry]
+
+    /// Computes the summary of HAR entries.
+    ///
+    /// - Parameters:
+    ///   - entries: The HAR 1.2 `log.entries`, in log order.
+    ///   - slowestLimit: How many of the slowest entries to list; 10 by default.
+    /// - Complexity: O(n log n) in the number of entries.
+    public init(entries: [HAREntry], slowestLimit: Int = 10) {
+        entryCount = entries.count
+        var groups: [String: [HAREntry]] = [:]
+        for entry in entries {
+            groups[Self.host(of: entry.request.url), default: []].append(entry)
+        }
+        hosts = groups.map { Self.statistics(host: $0.key, entries: $0.value) }
+            .sorted { ($0.requests, $1.host) > ($1.requests, $0.host) }
+        total = Self.statistics(host: "(all)", entries: entries)
+        var counts: [Int: Int] = [:]
+        for entry in entries { counts[entry.response.status, default: 0] += 1 }
+        statusCounts = counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
+        slowest = entries.enumerated()
+            .filter { $0.element.time >= 0 }
+            .sorted { ($0.element.time, $1.offset) > ($1.element.time, $0.offset) }
+            .prefix(max(0, slowestLimit))
+            .map { index, entry in
+                SlowEntry(
+                    index: index,
+                    method: entry.request.method,
+                    url: entry.request.url,
+                    status: entry.response.status,
+                    milliseconds: entry.time
+                )
+            }
+    }
+
+    /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1).
+    ///
+    /// - Parameters:
+    ///   - percent: The percentile, 0 to 100.
+    ///   - sortedValues: The values in ascending order.
+    /// - Returns: The percentile, or `nil` for no values.
+    public static func nearestRankPercentile(_ percent: Double, of sortedValues: [Double]) -> Double? {
+        guard !sortedValues.isEmpty else { return nil }
+        let rank = Int((percent / 100 * Double(sortedValues.count)).rounded(.up))
+        return sortedValues[min(max(rank, 1), sortedValues.count) - 1]
+    }
+
+    /// The response bytes of one entry: `content.size`, else `bodySize`, else 0 (−1 means unknown in HAR).
+    ///
+    /// - Parameter entry: The entry.
+    /// - Returns: Bytes, never negative.
+    public static func bytesIn(_ entry: HAREntry) -> Int64 {
+        let contentSize = Int64(entry.response.content.size)
+        if contentSize >= 0 { return contentSize }
+        return max(0, Int64(entry.response.bodySize))
+    }
+
+    /// The request body bytes of one entry: `bodySize`, else the length of `postData.text`, else 0.
+    ///
+    /// - Parameter entry: The entry.
+    /// - Returns: Bytes, never negative.
+    public static func bytesOut(_ entry: HAREntry) -> Int64 {
+        let bodySize = Int64(entry.request.bodySize)
+        if bodySize >= 0 { return bodySize }
+        return Int64(entry.request.postData?.text?.utf8.count ?? 0)
+    }
+
+    private static func statistics(host: String, entries: [HAREntry]) -> HostStatistics {
+        let times = entries.map(\.time).filter { $0 >= 0 }.sorted()
+        return HostStatistics(
+            host: host,
+            requests: entries.count,
+            bytesIn: entries.reduce(0) { $0 + bytesIn($1) },
+            bytesOut: entries.reduce(0) { $0 + bytesOut($1) },
+            failed: entries.filter { $0.response.status == 0 }.count,
+            httpErrors: entries.filter { $0.response.status >= 400 }.count,
+            p50Milliseconds: nearestRankPercentile(50, of: times),
+            p95Milliseconds: nearestRankPercentile(95, of: times)
+        )
+    }
+
+    private static func host(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            return "(invalid URL)"
+        }
+        if let port = components.port { return "\(host):\(port)" }
+        return host
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import NetTapHAR
+
+/// `nettap report FILE.har`: a traffic summary of any HAR 1.2 file, as text or JSON.
+///
+/// Works on NetTap's own exports and those of browsers and proxies (Chrome, Firefox, Charles, Insomnia…).
+/// The statistics and their definitions are those of ``HARSummary``.
+///
+/// Exit codes: 0 done, 1 the file is missing or not a valid HAR (the line names the file and the JSON
+/// path), 2 usage error.
+public struct ReportCommand: Command {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "report",
+        summary: "Summarizes a HAR file: per-host traffic, percentiles, slowest entries, status codes.",
+        positionals: [PositionalSpec(name: "FILE.har", help: "The HAR 1.2 file to summarize.")],
+        options: [
+            OptionSpec(names: ["--json"], help: "Prints the summary as JSON instead of text."),
+            OptionSpec(
+                names: ["--slowest"],
+                valueName: "N",
+                help: "How many of the slowest entries to list; 10 by default."
+            ),
+        ],
+        discussion: """
+            Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
+            bytes out = request bodySize, else the postData text length. Failed = status 0 (no response).
+            HTTP errors = status >= 400, counted separately. p50/p95 = nearest-rank percentiles of the
+            entry time in milliseconds.
+
+            Exit codes: 0 success, 1 missing or invalid HAR file, 2 usage error.
+            """
+    )
+
+    /// The HAR file, as typed.
+    public var path: String
+    /// Whether to print JSON.
+    public var printsJSON: Bool
+    /// How many slowest entries to list.
+    public var slowestLimit: Int
+
+    /// Creates the command from parsed arguments.
+    ///
+    /// - Parameter arguments: Parsed with ``spec``.
+    /// - Throws: A usage ``CLIError`` when `--slowest` is not a whole number ≥ 0.
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        path = arguments.positionals.first ?? ""
+        printsJSON = arguments.has("--json")
+        if let text = arguments.value("--slowest") {
+            guard let limit = Int(text), limit >= 0 else {
+                throw CLIError.usage(
+                    command: "report",
+                    input: "--slowest \(Formatting.quoted(text))",
+                    message: "must be a whole number >= 0"
+                )
+            }
+            slowestLimit = limit
+        } else {
+            slowestLimit = 10
+        }
+    }
+
+    /// Reads the file and prints the summary.
+    ///
+    /// - Parameter environment: Outputs and working directory.
+    /// - Returns: ``ExitCode/success``.
+    /// - Throws: ``CLIError`` (exit 1) naming the file when it is missing or not a valid HAR.
+    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+        let fileURL = environment.fileURL(path)
+        guard FileManager.default.fileExists(atPath: fileURL.path) else {
+            throw CLIError.failure(command: "report", input: path, message: "no such file")
+        }
+        let document: HARDocument
+        do {
+            document = try HARDocument.load(contentsOf: fileURL)
+        } catch {
+            throw CLIError.failure(command: "report", input: nil, message: "\(error)")
+        }
+        let summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        if printsJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            do {
+                environment.standardOutput.write(try encoder.encode(summary))
+                environment.standardOutput.write("\n")
+            } catch {
+                throw CLIError.failure(command: "report", input: path, message: "cannot encode JSON: \(error)")
+            }
+        } else {
+            environment.standardOutput.write(Self.text(summary, file: path))
+        }
+        return .success
+    }
+
+    /// The text form of a summary.
+    ///
+    /// - Parameters:
+    ///   - summary: The summary.
+    ///   - file: The file name shown in the first line.
+    /// - Returns: Lines ending with a newline.
+    public static func text(_ summary: HARSummary, file: String) -> String {
+        let hostCount = summary.hosts.count
+        var output = "\(file): \(summary.entryCount) entries, \(hostCount) host\(hostCount == 1 ? "" : "s")\n\n"
+        var hosts = TextTable(
+            headings: ["HOST", "REQUESTS", "BYTES IN", "BYTES OUT", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
+            alignments: [.left, .right, .right, .right, .right, .right, .right, .right]
+        )
+        for statistics in summary.hosts + [summary.total] {
+            hosts.rows.append([
+                statistics.host, "\(statistics.requests)", "\(statistics.bytesIn)", "\(statistics.bytesOut)",
+                "\(statistics.failed)", "\(statistics.httpErrors)",
+                statistics.p50Milliseconds.map(Formatting.milliseconds) ?? "-",
+                statistics.p95Milliseconds.map(Formatting.milliseconds) ?? "-",
+            ])
+        }
+        output += hosts.rendered
+
+        var statuses = TextTable(headings: ["STATUS", "COUNT"], alignments: [.right, .right])
+        statuses.rows = summary.statusCounts.map { ["\($0.status)", "\($0.count)"] }
+        output += "\n" + statuses.rendered
+
+        if !summary.slowest.isEmpty {
+            var slowest = TextTable(
+                headings: ["MS", "STATUS", "METHOD", "URL"],
+                alignments: [.right, .right, .left, .left]
+            )
+            slowest.rows = summary.slowest.map {
+                [Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.method, Self.shortened($0.url)]
+            }
+            output += "\nSlowest \(summary.slowest.count):\n" + slowest.rendered
+        }
+        return output
+    }
+
+    /// Shortens long URLs for the table (the JSON form keeps them whole).
+    private static func shortened(_ url: String, limit: Int = 100) -> String {
+        guard url.count > limit else { return url }
+        return String(url.prefix(limit - 1)) + "…"
+    }
+}

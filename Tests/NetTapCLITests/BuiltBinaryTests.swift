@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// The built `nettap` executable: in the products directory beside the test bundle, or in `.build/debug`.
+private enum BuiltBinary {
+    static let url: URL? = {
+        var candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("nettap"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("nettap"),
+        ]
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("nettap"))
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/nettap"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs the binary to completion and returns its exit status and outputs.
+    static func run(_ arguments: [String]) async throws -> Result {
+        let executable = try #require(url)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let exited = AsyncStream<Int32> { continuation in
+            process.terminationHandler = { process in
+                continuation.yield(process.terminationStatus)
+                continuation.finish()
+            }
+        }
+        try process.run()
+        // Small outputs: reading each pipe to its end cannot stall the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        var status: Int32 = -1
+        for await code in exited { status = code }
+        return Result(
+            status: status,
+            standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self)
+        )
+    }
+}
+
+@Suite(
+    "The built nettap binary",
+    .enabled(if: BuiltBinary.url != nil, "the built nettap binary was not found beside the tests or in .build/debug")
+)
+struct BuiltBinaryTests {
+    @Test("--help exits 0 and prints the usage")
+    func help() async throws {
+        let result = try await BuiltBinary.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Usage: nettap COMMAND"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test("an unknown command exits 2 with a hint on stderr")
+    func unknownCommand() async throws {
+        let result = try await BuiltBinary.run(["frobnicate"])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("nettap: frobnicate: unknown command"))
+        #expect(result.standardError.contains("see 'nettap --help'"))
+    }
+
+    @Test("report of a broken HAR exits 1 with one line naming the file")
+    func brokenReport() async throws {
+        let broken = try #require(
+            Bundle.module.url(forResource: "broken", withExtension: "har", subdirectory: "Fixtures")
+        )
+        let result = try await BuiltBinary.run(["report", broken.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("nettap: report: "))
+        #expect(result.standardError.contains("broken.har"))
+        #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import NetTapCLI
+import NetTapHAR
+import Testing
+
+@Suite("HAR summary statistics")
+struct HARSummaryTests {
+    func summary(of fixture: String) throws -> HARSummary {
+        HARSummary(entries: try HARDocument.load(contentsOf: try fixtureURL(fixture)).log.entries)
+    }
+
+    @Test("nearest-rank percentiles pick the value at rank ceil(p/100 * n)")
+    func percentiles() {
+        let values = (1...20).map(Double.init)
+        #expect(HARSummary.nearestRankPercentile(95, of: values) == 19)
+        #expect(HARSummary.nearestRankPercentile(50, of: values) == 10)
+        #expect(HARSummary.nearestRankPercentile(50, of: [1, 2, 3, 4]) == 2)
+        #expect(HARSummary.nearestRankPercentile(95, of: [1, 2, 3, 4]) == 4)
+        #expect(HARSummary.nearestRankPercentile(0, of: [7, 9]) == 7)
+        #expect(HARSummary.nearestRankPercentile(100, of: [7, 9]) == 9)
+        #expect(HARSummary.nearestRankPercentile(50, of: []) == nil)
+    }
+
+    @Test("Chrome export: two hosts, a status-0 failure, a 304, exact byte counts and percentiles")
+    func chrome() throws {
+        let summary = try summary(of: "chrome.har")
+        #expect(summary.entryCount == 3)
+        #expect(summary.hosts.map(\.host) == ["www.google.com", "mitmproxy.org"])
+
+        let google = try #require(summary.hosts.first)
+        #expect(google.requests == 2)
+        #expect(google.bytesIn == 7108)
+        #expect(google.bytesOut == 0)
+        #expect(google.failed == 1)
+        #expect(google.httpErrors == 0)
+        #expect(google.p50Milliseconds == 4.119000000173401)
+        #expect(google.p95Milliseconds == 58.204999993904494)
+
+        let mitmproxy = summary.hosts[1]
+        #expect(mitmproxy.requests == 1)
+        #expect(mitmproxy.bytesIn == 23866)
+        #expect(mitmproxy.p50Milliseconds == 14.666000031866133)
+
+        #expect(summary.total.host == "(all)")
+        #expect(summary.total.requests == 3)
+        #expect(summary.total.bytesIn == 30974)
+        #expect(summary.total.failed == 1)
+        #expect(summary.total.p50Milliseconds == 14.666000031866133)
+        #expect(summary.total.p95Milliseconds == 58.204999993904494)
+
+        #expect(summary.statusCounts.map { [$0.status, $0.count] } == [[0, 1], [200, 1], [304, 1]])
+        #expect(summary.slowest.map(\.index) == [2, 0, 1])
+        #expect(summary.slowest.first?.status == 200)
+        #expect(summary.slowest.first?.url.hasPrefix("https://www.google.com/images/branding/") == true)
+    }
+
+    @Test("HAR's -1 (unknown) sizes count as 0, and bodySize falls back to postData text")
+    func unknownSizes() throws {
+        let insomnia = try summary(of: "insomnia.har")
+        #expect(insomnia.total.bytesIn == 250)
+        #expect(insomnia.total.bytesOut == 0)
+        #expect(insomnia.total.p50Milliseconds == 70.402)
+        #expect(insomnia.hosts.map(\.host) == ["mitm.it"])
+
+        let post = try summary(of: "postdata.har")
+        #expect(post.total.bytesOut == 1310)
+        #expect(post.total.bytesIn == 0)
+        #expect(post.slowest.map(\.method) == ["POST"])
+
+        let charles = try summary(of: "charles.har")
+        #expect(charles.total.bytesIn == 23866)
+        #expect(charles.total.p95Milliseconds == 107)
+    }
+
+    @Test("the slowest list honours its limit and HTTP errors are counted apart from failures")
+    func limitsAndErrors() throws {
+        let entries = try HARDocument.load(contentsOf: try fixtureURL("chrome.har")).log.entries
+        #expect(HARSummary(entries: entries, slowestLimit: 1).slowest.map(\.index) == [2])
+        #expect(HARSummary(entries: entries, slowestLimit: 0).slowest.isEmpty)
+
+        let demo = HARSummary(entries: try DemoCommand.loadBundledCapture().log.entries)
+        #expect(demo.total.requests == 10)
+        #expect(demo.total.httpErrors == 2)
+        #expect(demo.total.failed == 0)
+        #expect(demo.hosts.map(\.host) == ["api.nettap.example"])
+    }
+}
+
+@Suite("nettap report")
+struct ReportCommandTests {
+    @Test("prints the per-host table, the status histogram and the slowest entries")
+    func text() async throws {
+        let url = try fixtureURL("chrome.har")
+        let run = await runCLI(["report", url.path])
+        #expect(run.exitCode == .success)
+        #expect(run.standardError.isEmpty)
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        #expect(lines.first == "\(url.path): 3 entries, 2 hosts")
+        #expect(lines.contains("HOST            REQUESTS  BYTES IN  BYTES OUT  FAILED  HTTP ERRORS  P50 MS  P95 MS"))
+        #expect(lines.contains("www.google.com         2      7108          0       1            0     4.1    58.2"))
+        #expect(lines.contains("mitmproxy.org          1     23866          0       0            0    14.7    14.7"))
+        #expect(lines.contains("(all)                  3     30974          0       1            0    14.7    58.2"))
+        #expect(lines.contains("   304      1"))
+        #expect(lines.contains("Slowest 3:"))
+    }
+
+    @Test("--json prints the same summary as JSON")
+    func json() async throws {
+        let url = try fixtureURL("chrome.har")
+        let run = await runCLI(["report", url.path, "--json"])
+        #expect(run.exitCode == .success)
+        let decoded = try JSONDecoder().decode(HARSummary.self, from: run.standardOutputData)
+        let direct = HARSummary(entries: try HARDocument.load(contentsOf: url).log.entries)
+        #expect(decoded == direct)
+        #expect(run.standardOutput.contains("\"bytesIn\" : 30974"))
+    }
+
+    @Test("reads a file with a byte-order mark, relative to the working directory")
+    func byteOrderMark() async throws {
+        let url = try fixtureURL("with-bom.har")
+        let run = await runCLI(["report", url.lastPathComponent], workingDirectory: url.deletingLastPathComponent())
+        #expect(run.exitCode == .success)
+        #expect(run.standardOutput.hasPrefix("with-bom.har: 1 entries, 1 host\n"))
+    }
+
+    @Test("an invalid HAR exits 1 with one line naming the file")
+    func broken() async throws {
+        let run = await runCLI(["report", try fixtureURL("broken.har").path])
+        #expect(run.exitCode == .failure)
+        #expect(run.standardError.hasPrefix("nettap: report: "))
+        #expect(run.standardError.contains("broken.har"))
+        #expect(run.standardError.filter { $0 == "\n" }.count == 1)
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test("a missing file exits 1 naming it")
+    func missing() async throws {
+        let run = await runCLI(["report", "nowhere.har"], workingDirectory: try makeTemporaryDirectory())
+        #expect(run.exitCode == .failure)
+        #expect(run.standardError == "nettap: report: nowhere.har: no such file\n")
+    }
+}
