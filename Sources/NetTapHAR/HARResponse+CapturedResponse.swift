@@ -11,7 +11,8 @@ extension HARResponse {
     /// `statusText` is Foundation's phrase for the status; `content.size` the full decoded body size;
     /// `content.text` the body as text, or base64 with `encoding: "base64"` for binary bodies; `mimeType`
     /// the `Content-Type`; `redirectURL` the `Location` of a 3xx; `cookies` from `Set-Cookie`. A truncated
-    /// body keeps its first bytes in `text` and says so in `content.comment`.
+    /// body keeps its first bytes in `text`, with `content.size` the size of those bytes (so `text` and `size`
+    /// agree, as strict HAR readers require), the full size in `bodySize` and a note in `content.comment`.
     ///
     /// - Parameter response: The captured response.
     public init(response: CapturedResponse) {
@@ -20,7 +21,7 @@ extension HARResponse {
         var bodySize = 0
         if let body = response.body {
             let coded = HARBodyCoding.encode(body.data, mimeType: mimeType)
-            content.size = Int(body.totalByteCount)
+            content.size = body.data.count
             content.text = coded.text
             content.encoding = coded.isBase64 ? "base64" : nil
             if body.isTruncated {
@@ -66,7 +67,7 @@ extension HARResponse {
         guard status > 0 else { return nil }
         var body: CapturedBody?
         if let data = content.decodedData() {
-            body = CapturedBody(data: data, totalByteCount: Int64(max(content.size, data.count)))
+            body = CapturedBody(data: data, totalByteCount: Int64(max(content.size, data.count, bodySize)))
         } else if content.size > 0 {
             body = CapturedBody(data: Data(), totalByteCount: Int64(content.size))
         }
