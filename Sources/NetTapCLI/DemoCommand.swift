@@ -13,9 +13,8 @@ import FoundationNetworking
 /// all three caller styles (``DemoCaller``), prints a table of what each caller received and who answered,
 /// and writes the capture as a HAR 1.2 file.
 ///
-/// Redirects: a handler's 3xx answer reaches the caller as the final response. On Linux the URL Loading
-/// System never follows a redirect produced by a `URLProtocol` (calling `wasRedirectedTo` crashes there), so
-/// the demo, like an app would have to, follows `Location` itself and the table shows both requests.
+/// Redirects: the 301 that the HAR answers for `/v1/me` is followed inside NetTap, as a network redirect would
+/// be, so the caller receives the final 200 of `/v1/profile`; the capture records the hop.
 ///
 /// With `--upstream URL` it also sends a GET and a POST to that server through NetTap's forwarding transport
 /// (answered by `network`).
@@ -38,9 +37,9 @@ public struct DemoCommand: Command {
         ],
         discussion: """
             Every request to https://api.nettap.example is answered by NetTap's HAR responder from the bundled
-            demo.har; nothing leaves the process unless --upstream is given. The 301 of /v1/me reaches the
-            caller as the final response (URLSession does not follow redirects answered by a URL protocol on
-            Linux), so the demo follows its Location itself.
+            demo.har; nothing leaves the process unless --upstream is given. The 301 of /v1/me is followed
+            inside NetTap, like a network redirect: the caller receives the final response, and the capture
+            records the hop.
 
             Exit codes: 0 success, 1 an upstream request failed or the HAR file could not be written,
             2 usage error.
@@ -157,18 +156,8 @@ public struct DemoCommand: Command {
                 + "demo.har (\(document.log.entries.count) entries)\n\n"
         )
         var rows: [Row] = []
-        var followedRedirect: (from: String, to: String)?
         for step in Self.steps {
-            let row = await Self.send(step, through: interceptor)
-            rows.append(row)
-            if let status = row.statusCode, (300..<400).contains(status),
-                let location = row.transaction?.response?.headers["Location"]
-            {
-                let target = URL(string: location, relativeTo: URL(string: step.url))?.absoluteString ?? location
-                followedRedirect = (step.url, target)
-                let follow = Step(caller: step.caller, method: "GET", url: target)
-                rows.append(await Self.send(follow, through: interceptor))
-            }
+            rows.append(await Self.send(step, through: interceptor))
         }
         if let upstream {
             let steps = [
@@ -180,10 +169,13 @@ public struct DemoCommand: Command {
 
         environment.standardOutput.write(Self.table(rows))
         environment.standardOutput.write("\n" + Self.summary(rows) + "\n")
-        if let followedRedirect {
+        for row in rows {
+            guard let transaction = row.transaction, let hop = transaction.redirects.first,
+                let final = transaction.response
+            else { continue }
             environment.standardOutput.write(
-                "Redirect: \(followedRedirect.from) answered 301; the caller received it as final and followed "
-                    + "Location to \(followedRedirect.to) itself.\n"
+                "Redirect: \(hop.url.absoluteString) answered \(hop.statusCode); NetTap followed it to "
+                    + "\(final.url.absoluteString) and the caller received the final \(final.statusCode).\n"
             )
         }
 

@@ -16,8 +16,7 @@ struct DemoCommandTests {
         ("delegate", "GET", "/v1/items/999", "404", "57"),
         ("delegate", "GET", "/v1/reports/daily", "500", "57"),
         ("delegate", "GET", "/v1/avatar.png", "200", "70"),
-        ("async", "GET", "/v1/me", "301", "0"),
-        ("async", "GET", "/v1/profile", "200", "78"),
+        ("async", "GET", "/v1/me", "200", "78"),
         ("async", "GET", "/v1/items?page=2", "200", "75"),
     ]
 
@@ -46,18 +45,26 @@ struct DemoCommandTests {
         }
         #expect(
             lines.contains(
-                "11 requests (async 5, completion 3, delegate 3); answered 11 by demo.har; "
-                    + "8×2xx, 1×3xx, 1×4xx, 1×5xx; 0 failed"
+                "10 requests (async 4, completion 3, delegate 3); answered 10 by demo.har; "
+                    + "8×2xx, 1×4xx, 1×5xx; 0 failed"
             )
         )
-        #expect(lines.contains("HAR: wrote 11 entries to capture.har"))
+        #expect(
+            lines.contains(
+                "Redirect: https://api.nettap.example/v1/me answered 301; NetTap followed it to "
+                    + "https://api.nettap.example/v1/profile and the caller received the final 200."
+            )
+        )
+        #expect(lines.contains("HAR: wrote 10 entries to capture.har"))
 
         let har = try HARDocument.load(contentsOf: directory.appendingPathComponent("capture.har"))
-        #expect(har.log.entries.count == 11)
+        #expect(har.log.entries.count == 10)
+        let redirected = try #require(har.log.entries.first { $0.request.url.hasSuffix("/v1/me") })
+        #expect(redirected.transaction().redirects.map(\.statusCode) == [301])
         #expect(har.log.entries.map(\.request.url) == Self.expectedRows.map { DemoCommand.baseURL + $0.2 })
         #expect(har.log.entries.map { "\($0.response.status)" } == Self.expectedRows.map(\.3))
         #expect(interceptor.handlers.isEmpty, "the demo restores the interceptor's handlers")
-        #expect(interceptor.captureLog.transactions.count == 11)
+        #expect(interceptor.captureLog.transactions.count == 10)
     }
 
     @Test(
@@ -75,7 +82,7 @@ struct DemoCommandTests {
         #expect(rows.first?.contains("GET") == true)
         #expect(rows.last?.contains("POST") == true)
         let har = try HARDocument.load(contentsOf: directory.appendingPathComponent("nettap-demo.har"))
-        #expect(har.log.entries.count == 13)
+        #expect(har.log.entries.count == 12)
     }
 
     @Test("a failing upstream still prints the table and writes the HAR, then exits 1 naming the URL and code")
@@ -89,6 +96,6 @@ struct DemoCommandTests {
         )
         #expect(run.standardOutput.contains("ERR -1004"))
         let har = try HARDocument.load(contentsOf: directory.appendingPathComponent("nettap-demo.har"))
-        #expect(har.log.entries.count == 13)
+        #expect(har.log.entries.count == 12)
     }
 }

@@ -159,7 +159,12 @@ public final class NetTapURLProtocol: URLProtocol {
         let channelBox = Locked<BodyChannel?>(nil)
         let pipelineTask = Task {
             do {
-                let response = try await pipeline.send(request, context: context)
+                let (response, finalRequest) = try await HandlerRedirects.send(
+                    request,
+                    through: pipeline,
+                    context: context
+                )
+                let requestURL = finalRequest.url ?? requestURL
                 guard let head = response.urlResponse(requestURL: requestURL) else {
                     throw URLError(.badServerResponse)
                 }

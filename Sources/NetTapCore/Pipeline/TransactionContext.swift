@@ -79,12 +79,16 @@ public final class TransactionContext: Sendable {
     public var redirects: [RedirectHop] { state.withLock { $0.redirects } }
 
     /// Marks the moment the request left for the network or the answering handler; the first call counts.
+    ///
+    /// Later calls (for redirect hops) change neither the time nor ``sentRequest``.
     /// - Parameter request: The request as finally sent (after rewrites).
     public func markRequestSent(_ request: URLRequest) {
         let now = elapsedMilliseconds
         state.withLock { state in
-            if state.requestSent == nil { state.requestSent = now }
-            state.sentRequest = request
+            if state.requestSent == nil {
+                state.requestSent = now
+                state.sentRequest = request
+            }
         }
     }
 
