@@ -26,7 +26,9 @@ final class ClientRelay: @unchecked Sendable {
     private var buffer = Data()
     private var onStop: (@Sendable () -> Void)?
     private let queue: DispatchQueue
-    private let owner: URLProtocol
+    // The protocol holds the relay; the relay lets go of the protocol (and of the stop action) once it has
+    // finished or stopped, so the two do not keep each other alive after the request.
+    private var owner: URLProtocol?
     private let client: any URLProtocolClient
     private let delivery: CallerInfo.Delivery
 
@@ -62,6 +64,7 @@ final class ClientRelay: @unchecked Sendable {
         if wasRunning { phase = .stopped }
         let action = onStop
         onStop = nil
+        owner = nil
         buffer = Data()
         lock.unlock()
         if wasRunning { action?() }
@@ -110,8 +113,12 @@ final class ClientRelay: @unchecked Sendable {
         queue.async { [self] in
             lock.lock()
             defer { lock.unlock() }
-            guard phase == .running else { return }
-            if ending { phase = .finished }
+            guard phase == .running, let owner else { return }
+            if ending {
+                phase = .finished
+                onStop = nil
+                self.owner = nil
+            }
             call(client, owner)
         }
     }

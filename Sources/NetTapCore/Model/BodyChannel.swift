@@ -19,6 +19,7 @@ package final class BodyChannel: @unchecked Sendable {
         var error: (any Error)?
         var waiter: CheckedContinuation<Data?, any Error>?
         var sink: (@Sendable (Event) -> Void)?
+        var hasHadSink = false
         var outstandingBytes = 0
         var isCancelled = false
         var onCancel: (@Sendable () -> Void)?
@@ -72,7 +73,12 @@ package final class BodyChannel: @unchecked Sendable {
             guard !state.finished else { return .none }
             state.finished = true
             state.error = error
-            if let sink = state.sink { return .sink(sink) }
+            if let sink = state.sink {
+                // The end is the sink's last event: drop it so a sink that captures this channel does not
+                // keep both alive in a reference cycle.
+                state.sink = nil
+                return .sink(sink)
+            }
             if let waiter = state.waiter, state.buffer.isEmpty {
                 state.waiter = nil
                 return .resume(waiter)
@@ -91,16 +97,19 @@ package final class BodyChannel: @unchecked Sendable {
     /// later ones on the producer's thread. Returns `false` when a sink is already installed.
     @discardableResult
     package func setSink(_ sink: @escaping @Sendable (Event) -> Void) -> Bool {
-        let (pending, end): ([Data], (any Error)??) = state.withLock { state in
-            guard state.sink == nil, state.waiter == nil else { return ([], nil) }
-            state.sink = sink
+        let (installed, pending, end): (Bool, [Data], (any Error)??) = state.withLock { state in
+            guard !state.hasHadSink, state.waiter == nil else { return (false, [], nil) }
+            state.hasHadSink = true
             let pending = state.buffer
             state.buffer = []
-            return (pending, state.finished ? .some(state.error) : nil)
+            // An already finished body hands the sink everything now and does not keep it.
+            if state.finished { return (true, pending, .some(state.error)) }
+            state.sink = sink
+            return (true, pending, nil)
         }
         for chunk in pending { sink(.chunk(chunk)) }
         if let end { sink(.end(end)) }
-        return true
+        return installed
     }
 
     /// Tells the producer that a sink consumer has delivered `count` bytes onward.
