@@ -32,6 +32,12 @@ enum ProcessMetrics {
         return max(0, entries.count - 1)
     }
 
+    /// The 1, 5 and 15 minute load averages of the machine (first three fields of `/proc/loadavg`).
+    static var loadAverage: String? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     /// One `kB` field of `/proc/self/status` (for example `VmHWM:   123456 kB`), in bytes.
     /// - Parameter name: The field name without the colon.
     /// - Returns: The value in bytes, or `nil` when the file or the field is missing.

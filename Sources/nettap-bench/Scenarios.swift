@@ -88,7 +88,11 @@ struct Scenarios {
         return session
     }
 
-    private func session(_ variant: Variant) throws -> URLSession {
+    /// This process's session for `variant`.
+    /// - Parameter variant: The variant.
+    /// - Returns: The session created in ``init(base:plan:)``.
+    /// - Throws: ``BenchError`` when it is missing (it never is).
+    func session(_ variant: Variant) throws -> URLSession {
         try Self.session(variant, in: sessions)
     }
 

@@ -13,8 +13,10 @@ import FoundationNetworking
 
 /// The command-line options of the parent run.
 struct BenchOptions {
-    /// Every scenario name, in the order they run.
+    /// The scenarios a run includes by default, in the order they run.
     static let scenarioNames = ["latency", "throughput", "download", "resources"]
+    /// Every scenario name: the default ones and `breakdown`, which runs only when named with `--only`.
+    static let allScenarioNames = scenarioNames + ["breakdown"]
 
     /// The usage text.
     static let usage = """
@@ -22,7 +24,8 @@ struct BenchOptions {
 
           --base URL   the server serving /small.txt and /big.bin (scripts/bench starts one)
           --quick      small counts, for a smoke run
-          --only NAME  run only these scenarios: \(scenarioNames.joined(separator: ", "))
+          --only NAME  run only these scenarios: \(allScenarioNames.joined(separator: ", "))
+                       (breakdown, which splits NetTap's small-request cost into parts, runs only when named)
         """
 
     /// The server's base URL.
@@ -50,11 +53,11 @@ struct BenchOptions {
             case "--only":
                 guard let list = iterator.next() else { throw BenchError("--only needs a scenario name") }
                 let names = list.split(separator: ",").map(String.init)
-                let known = Self.scenarioNames.joined(separator: ", ")
-                for name in names where !Self.scenarioNames.contains(name) {
+                let known = Self.allScenarioNames.joined(separator: ", ")
+                for name in names where !Self.allScenarioNames.contains(name) {
                     throw BenchError("--only: unknown scenario \(name); one of \(known)")
                 }
-                scenarios = Self.scenarioNames.filter(names.contains)
+                scenarios = Self.allScenarioNames.filter(names.contains)
             case "-h", "--help":
                 throw BenchError(Self.usage)
             default:
@@ -81,6 +84,7 @@ func runBenchmark(_ options: BenchOptions) async throws {
             + "/variant, \(plan.width) in flight, \(plan.throughputRounds) rounds; download \(plan.downloadRounds) "
             + "round(s); resources \(plan.resourcesCount) requests/child"
     )
+    print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
     let scenarios = try await Scenarios(base: options.base, plan: plan)
     var report = Report()
     for name in options.scenarios {
@@ -90,9 +94,14 @@ func runBenchmark(_ options: BenchOptions) async throws {
         case "throughput": report.rows += try await scenarios.throughput()
         case "download": report.rows += try await scenarios.download()
         case "resources": report.rows += try await scenarios.resources()
+        case "breakdown":
+            let breakdown = Breakdown(url: scenarios.smallURL, smallBytes: scenarios.smallBytes, plan: plan)
+            try await breakdown.run(nettapSession: scenarios.session(.nettap))
         default: throw BenchError("unknown scenario \(name)")
         }
     }
+    print("load average at end: \(ProcessMetrics.loadAverage ?? "n/a")")
+    guard !report.rows.isEmpty else { return }
     print("")
     print(report.render())
     let tally = report.tally
