@@ -27,6 +27,10 @@ struct ChildReport: Codable, Sendable {
     var fileDescriptorsBefore: Int
     /// Open file descriptors at the end.
     var fileDescriptorsAfter: Int
+    /// Open file descriptors by kind just before the measured part (see `ProcessMetrics.openFileDescriptorKinds`).
+    var fileDescriptorKindsBefore: [String: Int] = [:]
+    /// Open file descriptors by kind at the end.
+    var fileDescriptorKindsAfter: [String: Int] = [:]
     /// Transactions kept by NetTap's capture log at the end (`nil` for direct).
     var capturedTransactions: Int?
 
@@ -36,6 +40,16 @@ struct ChildReport: Codable, Sendable {
     var residentDelta: Int64 { endResidentBytes - baselineResidentBytes }
     /// The growth in open file descriptors from the baseline to the end.
     var fileDescriptorDelta: Int { fileDescriptorsAfter - fileDescriptorsBefore }
+
+    /// The kinds whose count changed, for example `+1 socket`; empty when none did.
+    var fileDescriptorKindChanges: String {
+        let kinds = Set(fileDescriptorKindsBefore.keys).union(fileDescriptorKindsAfter.keys).sorted()
+        return kinds.compactMap { kind in
+            let change = (fileDescriptorKindsAfter[kind] ?? 0) - (fileDescriptorKindsBefore[kind] ?? 0)
+            return change == 0 ? nil : (change > 0 ? "+" : "") + "\(change) \(kind)"
+        }
+        .joined(separator: ", ")
+    }
 }
 
 /// Runs this executable again as a child (`nettap-bench child …`) so each variant gets a process of its own,

@@ -126,6 +126,7 @@ private struct Baseline {
     let residentBytes: Int64
     let peakWasReset: Bool
     let fileDescriptors: Int
+    let fileDescriptorKinds: [String: Int]
 
     static func take() throws -> Baseline {
         let wasReset = ProcessMetrics.resetPeakResident()
@@ -133,7 +134,12 @@ private struct Baseline {
         else {
             throw BenchError("cannot read /proc/self/status or /proc/self/fd")
         }
-        return Baseline(residentBytes: resident, peakWasReset: wasReset, fileDescriptors: descriptors)
+        return Baseline(
+            residentBytes: resident,
+            peakWasReset: wasReset,
+            fileDescriptors: descriptors,
+            fileDescriptorKinds: ProcessMetrics.openFileDescriptorKinds()
+        )
     }
 
     func report(
@@ -162,6 +168,8 @@ private struct Baseline {
             peakWasReset: peakWasReset,
             fileDescriptorsBefore: fileDescriptors,
             fileDescriptorsAfter: descriptors,
+            fileDescriptorKindsBefore: fileDescriptorKinds,
+            fileDescriptorKindsAfter: ProcessMetrics.openFileDescriptorKinds(),
             capturedTransactions: variant == .nettap ? Interceptor.shared.captureLog.transactions.count : nil
         )
     }

@@ -38,6 +38,31 @@ enum ProcessMetrics {
         return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
+    /// The open file descriptors by kind: `socket`, `pipe`, `anon_inode:[eventfd]` and the like, or `file`.
+    /// - Returns: The count per kind (the descriptor used to list them is not counted); empty without `/proc`.
+    static func openFileDescriptorKinds() -> [String: Int] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [:] }
+        var kinds: [String: Int] = [:]
+        for entry in entries {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry)
+            else { continue }
+            let kind: String
+            if target.hasPrefix("socket:") {
+                kind = "socket"
+            } else if target.hasPrefix("pipe:") {
+                kind = "pipe"
+            } else if target.hasPrefix("anon_inode:") {
+                kind = target
+            } else if target.hasPrefix("/proc/") && target.hasSuffix("/fd") {
+                continue
+            } else {
+                kind = "file"
+            }
+            kinds[kind, default: 0] += 1
+        }
+        return kinds
+    }
+
     /// One `kB` field of `/proc/self/status` (for example `VmHWM:   123456 kB`), in bytes.
     /// - Parameter name: The field name without the colon.
     /// - Returns: The value in bytes, or `nil` when the file or the field is missing.

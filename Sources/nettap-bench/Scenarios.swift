@@ -294,6 +294,7 @@ struct Scenarios {
                     + "\(Report.format(Self.mebibytes(report.baselineResidentBytes), decimals: 1)) → "
                     + "\(Report.format(Self.mebibytes(report.endResidentBytes), decimals: 1)) MiB, fds "
                     + "\(report.fileDescriptorsBefore) → \(report.fileDescriptorsAfter)"
+                    + (report.fileDescriptorKindChanges.isEmpty ? "" : " (\(report.fileDescriptorKindChanges))")
                     + (report.capturedTransactions.map { ", capture log holds \($0)" } ?? "")
             )
             reports[variant] = report
