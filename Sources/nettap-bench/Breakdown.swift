@@ -118,6 +118,14 @@ struct Breakdown {
             }
         }
 
+        // The reflection NetTap does per request (CallerInspector reads the task's session and work queue).
+        let probeTask = nettapSession.dataTask(with: request)
+        let probes = 2_000
+        let probeStart = clock.now
+        for _ in 0..<probes { _ = CallerInspector.inspect(probeTask) }
+        let inspectMicroseconds = (clock.now - probeStart).seconds * 1e6 / Double(probes)
+        probeTask.cancel()
+
         let baseline = Stats(samples[.direct] ?? []).median
         let baseRate = rates[.direct].map { Double($0.count) / $0.seconds } ?? .nan
         print("way      p50 µs  p99 µs  p50/direct   req/s (\(plan.width) in flight)  rate/direct")
@@ -134,6 +142,10 @@ struct Breakdown {
             ]
             print(cells.joined(separator: " "))
         }
+        print(
+            "CallerInspector.inspect (reflection, once per intercepted request): "
+                + "\(Report.format(inspectMicroseconds, decimals: 1)) µs per call"
+        )
     }
 }
 
