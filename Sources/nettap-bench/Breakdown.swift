@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// An optional scenario (`--only breakdown`) that splits NetTap's small-request cost into its parts.
 ///
-/// Four ways of getting the small file, alternated round by round in this process:
+/// Five ways of getting the small file, alternated round by round in this process:
 /// - `direct`: `data(for:)` on a default session (the baseline).
 /// - `inner`: what the forwarding transport does alone: a data task created on a global queue, on a session
 ///   with a delegate on a serial `OperationQueue`, its bytes gathered from `didReceive data`.
@@ -36,7 +36,7 @@ struct Breakdown {
         case nettap
     }
 
-    /// Measures sequential latency (p50, p99) and 16-in-flight throughput for the four ways.
+    /// Measures sequential latency (p50, p99) and 16-in-flight throughput for the five ways.
     /// - Parameter nettapSession: The process's NetTap session (used for `shim` and `nettap`).
     /// - Throws: The first failed request.
     func run(nettapSession: URLSession) async throws {
