@@ -1,1 +1,129 @@
-print("bench")
+// nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
+//
+//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|download|resources]
+//
+// Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes) and big.bin
+// (256 MiB). Exits 0 whether or not NetTap meets its targets (this is a measurement); 1 when the benchmark itself
+// failed; 2 on bad arguments. `nettap-bench child …` is the hidden subcommand for the per-variant processes.
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The command-line options of the parent run.
+struct BenchOptions {
+    /// The scenarios a run includes by default, in the order they run.
+    static let scenarioNames = ["latency", "throughput", "download", "resources"]
+    /// Every scenario name: the default ones and `breakdown`, which runs only when named with `--only`.
+    static let allScenarioNames = scenarioNames + ["breakdown"]
+
+    /// The usage text.
+    static let usage = """
+        usage: nettap-bench --base URL [--quick] [--only NAME[,NAME…]]
+
+          --base URL   the server serving /small.txt and /big.bin (scripts/bench starts one)
+          --quick      small counts, for a smoke run
+          --only NAME  run only these scenarios: \(allScenarioNames.joined(separator: ", "))
+                       (breakdown, which splits NetTap's small-request cost into parts, runs only when named)
+        """
+
+    /// The server's base URL.
+    var base: URL
+    /// Whether to use ``Plan/quick`` instead of ``Plan/full``.
+    var isQuick = false
+    /// The scenarios to run.
+    var scenarios = scenarioNames
+
+    /// Parses the arguments after the program name.
+    /// - Parameter arguments: For example `["--base", "http://127.0.0.1:8080", "--quick"]`.
+    /// - Throws: ``BenchError`` naming the bad or missing argument.
+    init(_ arguments: [String]) throws {
+        var base: URL?
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--base":
+                guard let text = iterator.next(), let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                    throw BenchError("--base needs a URL such as http://127.0.0.1:8080")
+                }
+                base = url
+            case "--quick":
+                isQuick = true
+            case "--only":
+                guard let list = iterator.next() else { throw BenchError("--only needs a scenario name") }
+                let names = list.split(separator: ",").map(String.init)
+                let known = Self.allScenarioNames.joined(separator: ", ")
+                for name in names where !Self.allScenarioNames.contains(name) {
+                    throw BenchError("--only: unknown scenario \(name); one of \(known)")
+                }
+                scenarios = Self.allScenarioNames.filter(names.contains)
+            case "-h", "--help":
+                throw BenchError(Self.usage)
+            default:
+                throw BenchError("unknown argument \(argument)")
+            }
+        }
+        guard let base else { throw BenchError("--base is required") }
+        self.base = base
+    }
+}
+
+/// Runs the selected scenarios and prints the table.
+/// - Parameter options: The parsed options.
+/// - Throws: ``BenchError`` or a request error when the benchmark itself fails.
+func runBenchmark(_ options: BenchOptions) async throws {
+    let plan = options.isQuick ? Plan.quick : Plan.full
+    let processors = ProcessInfo.processInfo.activeProcessorCount
+    print(
+        "nettap-bench \(options.isQuick ? "(quick)" : "(full)") against \(options.base.absoluteString), "
+            + "\(processors) cores, \(Date().formatted(.iso8601))"
+    )
+    print(
+        "latency \(plan.latencyCount)/variant in \(plan.latencyRounds) rounds; throughput \(plan.throughputCount)"
+            + "/variant, \(plan.width) in flight, \(plan.throughputRounds) rounds; download \(plan.downloadRounds) "
+            + "round(s); resources \(plan.resourcesCount) requests/child"
+    )
+    print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
+    let scenarios = try await Scenarios(base: options.base, plan: plan)
+    var report = Report()
+    for name in options.scenarios {
+        Log.step(name)
+        switch name {
+        case "latency": report.rows += try await scenarios.latency()
+        case "throughput": report.rows += try await scenarios.throughput()
+        case "download": report.rows += try await scenarios.download()
+        case "resources": report.rows += try await scenarios.resources()
+        case "breakdown":
+            let breakdown = Breakdown(url: scenarios.smallURL, smallBytes: scenarios.smallBytes, plan: plan)
+            try await breakdown.run(nettapSession: scenarios.session(.nettap))
+        default: throw BenchError("unknown scenario \(name)")
+        }
+    }
+    print("load average at end: \(ProcessMetrics.loadAverage ?? "n/a")")
+    guard !report.rows.isEmpty else { return }
+    print("")
+    print(report.render())
+    let tally = report.tally
+    print("")
+    print("\(tally.met) of \(tally.total) targets met (a measurement, not a test: the exit status ignores targets)")
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "child" {
+    exit(await ChildScenarios.main(Array(arguments.dropFirst())))
+}
+let options: BenchOptions
+do {
+    options = try BenchOptions(arguments)
+} catch {
+    FileHandle.standardError.write(Data("nettap-bench: \(error)\n\n\(BenchOptions.usage)\n".utf8))
+    exit(2)
+}
+do {
+    try await runBenchmark(options)
+    exit(0)
+} catch {
+    FileHandle.standardError.write(Data("nettap-bench: benchmark failed: \(error)\n".utf8))
+    exit(1)
+}
