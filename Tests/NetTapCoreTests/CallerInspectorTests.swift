@@ -82,6 +82,37 @@ struct CallerInspectorTests {
         #expect(found == file)
     }
 
+    @Test("the work queues of different sessions never run at the same time (one process-wide serial queue)")
+    func workQueuesAreSerialised() async throws {
+        // NetTap calls an app task's client from its forwarding session's work queue; that is safe only while
+        // every session's work queue targets one serial queue (swift-corelibs-foundation 6.0 and later).
+        let first = URLSession(configuration: .default)
+        let second = URLSession(configuration: .default)
+        defer {
+            first.invalidateAndCancel()
+            second.invalidateAndCancel()
+        }
+        let queues = try [first, second].map { session in
+            try #require(CallerInspector.storedProperty("workQueue", of: session) as? DispatchQueue)
+        }
+        let overlap = Locked((active: 0, most: 0))
+        let group = DispatchGroup()
+        for index in 0..<400 {
+            queues[index % 2].async(group: group) {
+                overlap.withLock { state in
+                    state.active += 1
+                    state.most = max(state.most, state.active)
+                }
+                var spin = 0
+                for value in 0..<20_000 { spin &+= value }
+                _ = spin
+                overlap.withLock { $0.active -= 1 }
+            }
+        }
+        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+        #expect(overlap.current.most == 1)
+    }
+
     @Test("a download task is recognised")
     func download() {
         let session = URLSession(configuration: .default)

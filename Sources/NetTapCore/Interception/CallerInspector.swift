@@ -36,6 +36,8 @@ package struct CallerInfo: @unchecked Sendable {
     package var session: URLSession?
     /// The caller's session configuration, when reachable.
     package var configuration: URLSessionConfiguration?
+    /// The forwarding profile of the caller's session, when reachable.
+    package var profile: ForwardingProfile?
     /// The task's serial work queue, which targets the process-wide URLSession queue.
     package var workQueue: DispatchQueue?
     /// How to deliver the body.
@@ -53,17 +55,25 @@ package enum CallerInspector {
             return CallerInfo(delivery: .singleBuffer, isDownload: false, uploadBody: .none)
         }
         #if canImport(FoundationNetworking)
-        let session = storedProperty("session", of: task).flatMap { unwrap($0) as? URLSession }
-        let workQueue = storedProperty("workQueue", of: task).flatMap { unwrap($0) as? DispatchQueue }
+        let properties = storedProperties(["session", "workQueue", "knownBody"], of: task)
+        let session = properties["session"].flatMap { unwrap($0) as? URLSession }
+        let workQueue = properties["workQueue"].flatMap { unwrap($0) as? DispatchQueue }
         let isDownload = task is URLSessionDownloadTask
         var uploadBody = CallerInfo.UploadBody.none
         if task is URLSessionUploadTask {
-            uploadBody = knownBody(of: task)
+            uploadBody = properties["knownBody"].map(uploadBody(from:)) ?? .unknown
         }
-        let delivery = deliveryMode(task: task, session: session)
+        let facts = session.map(SessionFacts.of)
+        let delivery: CallerInfo.Delivery
+        if let session, let facts, facts.hasDataDelegate, task is URLSessionDataTask {
+            delivery = deliveryMode(task: task, session: session)
+        } else {
+            delivery = .singleBuffer
+        }
         return CallerInfo(
             session: session,
-            configuration: session?.configuration,
+            configuration: facts?.configuration,
+            profile: facts?.profile,
             workQueue: workQueue,
             delivery: delivery,
             isDownload: isDownload,
@@ -74,6 +84,7 @@ package enum CallerInspector {
         return CallerInfo(
             session: nil,
             configuration: nil,
+            profile: nil,
             workQueue: nil,
             delivery: .streamToDelegate,
             isDownload: task is URLSessionDownloadTask,
@@ -85,10 +96,7 @@ package enum CallerInspector {
     #if canImport(FoundationNetworking)
     /// Reads the task's behaviour from the session's task registry: `callDelegate` tasks of a session with a
     /// data delegate get chunks; everything else gets one buffer.
-    private static func deliveryMode(task: URLSessionTask, session: URLSession?) -> CallerInfo.Delivery {
-        guard let session, session.delegate is any URLSessionDataDelegate, task is URLSessionDataTask else {
-            return .singleBuffer
-        }
+    private static func deliveryMode(task: URLSessionTask, session: URLSession) -> CallerInfo.Delivery {
         guard let registry = storedProperty("taskRegistry", of: session).flatMap({ unwrap($0) }),
             let behaviours = storedProperty("behaviours", of: registry).flatMap({ unwrap($0) })
         else {
@@ -107,8 +115,7 @@ package enum CallerInspector {
         return .singleBuffer
     }
 
-    private static func knownBody(of task: URLSessionTask) -> CallerInfo.UploadBody {
-        guard let raw = storedProperty("knownBody", of: task) else { return .unknown }
+    private static func uploadBody(from raw: Any) -> CallerInfo.UploadBody {
         guard let body = unwrap(raw) else { return .none }
         let mirror = Mirror(reflecting: body)
         guard let child = mirror.children.first else {
@@ -130,6 +137,69 @@ package enum CallerInspector {
         }
     }
     #endif
+
+    /// The values of the stored properties named in `names`, searching the subject's class and superclasses.
+    ///
+    /// Reflecting every child of a task costs about 100 µs (each child value is boxed), so the position of each
+    /// wanted property is remembered per class and level and read directly afterwards (checked by label, so a
+    /// changed layout only costs a new scan).
+    static func storedProperties(_ names: Set<String>, of subject: AnyObject) -> [String: Any] {
+        let type = ObjectIdentifier(Swift.type(of: subject))
+        if let positions = propertyPositions.withLock({ $0[type] }), let found = read(positions, of: subject, names) {
+            return found
+        }
+        var found: [String: Any] = [:]
+        var positions: [String: PropertyPosition] = [:]
+        var mirror: Mirror? = Mirror(reflecting: subject)
+        var depth = 0
+        while let current = mirror, found.count < names.count {
+            for (offset, child) in current.children.enumerated() {
+                guard let label = child.label, names.contains(label), found[label] == nil else { continue }
+                found[label] = child.value
+                positions[label] = PropertyPosition(depth: depth, offset: offset)
+                if found.count == names.count { break }
+            }
+            mirror = current.superclassMirror
+            depth += 1
+        }
+        propertyPositions.withLock { cache in
+            cache[type, default: [:]].merge(positions) { _, new in new }
+        }
+        return found
+    }
+
+    private struct PropertyPosition: Sendable {
+        var depth: Int
+        var offset: Int
+    }
+
+    private static let propertyPositions = Locked<[ObjectIdentifier: [String: PropertyPosition]]>([:])
+
+    /// Reads remembered positions; `nil` when a name has no position or a label no longer matches.
+    private static func read(
+        _ positions: [String: PropertyPosition],
+        of subject: AnyObject,
+        _ names: Set<String>
+    )
+        -> [String: Any]?
+    {
+        var found: [String: Any] = [:]
+        var levels: [Mirror] = []
+        for name in names {
+            guard let position = positions[name] else { return nil }
+            if levels.isEmpty { levels.append(Mirror(reflecting: subject)) }
+            while levels.count <= position.depth {
+                guard let next = levels[levels.count - 1].superclassMirror else { return nil }
+                levels.append(next)
+            }
+            let children = levels[position.depth].children
+            guard position.offset < children.count else { return nil }
+            let child = children[children.index(children.startIndex, offsetBy: position.offset)]
+            guard child.label == name else { return nil }
+            found[name] = child.value
+        }
+        return found
+    }
 
     /// The value of a stored property named `name`, searching superclass mirrors too.
     static func storedProperty(_ name: String, of subject: Any) -> Any? {

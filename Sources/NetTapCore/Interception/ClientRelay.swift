@@ -25,6 +25,7 @@ final class ClientRelay: @unchecked Sendable {
     private var phase = Phase.running
     private var buffer = Data()
     private var unacknowledged = 0
+    private var pendingAsync = 0
     private var onStop: (@Sendable () -> Void)?
     private let queue: DispatchQueue
     // The protocol holds the relay; the relay lets go of the protocol (and of the stop action) once it has
@@ -160,19 +161,49 @@ final class ClientRelay: @unchecked Sendable {
         always: (@Sendable () -> Void)? = nil,
         _ call: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void
     ) {
+        // On a forwarding session's work queue we already run on URLSession's process-wide serial queue, the
+        // queue the app task's work queue targets too: call the client here, unless earlier calls still wait
+        // on the task's queue (order must be kept).
+        if Self.deliversInlineOnURLSessionQueue, DispatchQueue.getSpecific(key: ForwardingSession.workQueueKey) != nil {
+            lock.lock()
+            if pendingAsync == 0 {
+                defer { lock.unlock() }
+                execute(ending: ending, always: always, call)
+                return
+            }
+            lock.unlock()
+        }
+        lock.lock()
+        pendingAsync += 1
+        lock.unlock()
         queue.async { [self] in
             lock.lock()
             defer { lock.unlock() }
-            guard phase == .running, let owner else {
-                always?()
-                return
-            }
-            if ending {
-                phase = .finished
-                onStop = nil
-                self.owner = nil
-            }
-            call(client, owner)
+            pendingAsync -= 1
+            execute(ending: ending, always: always, call)
         }
     }
+
+    /// Makes one client call if still running. Called with the lock held.
+    private func execute(
+        ending: Bool,
+        always: (@Sendable () -> Void)?,
+        _ call: @Sendable (any URLProtocolClient, URLProtocol) -> Void
+    ) {
+        guard phase == .running, let owner else {
+            always?()
+            return
+        }
+        if ending {
+            phase = .finished
+            onStop = nil
+            self.owner = nil
+        }
+        call(client, owner)
+    }
+
+    /// Whether client calls may be made inline from a forwarding session's work queue. True on
+    /// swift-corelibs-foundation 6.0 and later, where every session's work queue targets one process-wide serial
+    /// queue (`CallerInspectorTests` checks it); Apple platforms never run forwarding callbacks there.
+    static let deliversInlineOnURLSessionQueue = true
 }

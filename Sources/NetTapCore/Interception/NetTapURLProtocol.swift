@@ -72,29 +72,23 @@ public final class NetTapURLProtocol: URLProtocol {
             delegateQueue: info.session?.delegateQueue
         )
         self.relay = relay
-        let original = request
-        let uploadBody = info.uploadBody
-        let additionalHeaders = info.configuration?.httpAdditionalHeaders
-        let profile = info.configuration.map(ForwardingProfile.init(configuration:))
-        let pipeline = interceptor.pipeline
-        let log = interceptor.captureLog
-        let limit = interceptor.bodyByteLimit
         let context = TransactionContext(clock: interceptor.clock)
-        context.forwardingProfile = profile
-        // Reading a body stream may block: do it, and everything that creates tasks, off URLSession's queue.
-        nonisolated(unsafe) let unsafeUploadBody = uploadBody
-        nonisolated(unsafe) let unsafeHeaders = additionalHeaders
-        DispatchQueue.global().async {
-            Self.run(
-                original: original,
-                upload: unsafeUploadBody,
-                additionalHeaders: unsafeHeaders,
-                pipeline: pipeline,
-                context: context,
-                log: log,
-                bodyByteLimit: limit,
-                relay: relay
-            )
+        context.forwardingProfile = info.profile
+        let job = Job(
+            original: request,
+            upload: info.uploadBody,
+            additionalHeaders: info.configuration?.httpAdditionalHeaders,
+            pipeline: interceptor.pipeline,
+            context: context,
+            log: interceptor.captureLog,
+            bodyByteLimit: interceptor.bodyByteLimit,
+            relay: relay
+        )
+        if job.mayBlockReadingBody {
+            // Reading a body stream or file may block: never on URLSession's queue.
+            DispatchQueue.global().async { job.run(onURLSessionQueue: false) }
+        } else {
+            job.run(onURLSessionQueue: true)
         }
     }
 
@@ -107,99 +101,6 @@ public final class NetTapURLProtocol: URLProtocol {
             return
         }
         relay?.stop()
-    }
-
-    // MARK: - Pipeline path
-
-    private static func run(
-        original: URLRequest,
-        upload: CallerInfo.UploadBody,
-        additionalHeaders: [AnyHashable: Any]?,
-        pipeline: Pipeline,
-        context: TransactionContext,
-        log: CaptureLog,
-        bodyByteLimit: Int,
-        relay: ClientRelay
-    ) {
-        let resolved: RequestBodyResolver.Resolved
-        do {
-            resolved = try RequestBodyResolver.resolve(original, upload: upload, additionalHeaders: additionalHeaders)
-        } catch let failure as RequestBodyResolver.ReadFailure {
-            let recorder = TransactionRecorder(
-                request: original,
-                body: nil,
-                context: context,
-                log: log,
-                bodyByteLimit: bodyByteLimit
-            )
-            let error = URLError(
-                .cannotDecodeRawData,
-                userInfo: [
-                    NSLocalizedDescriptionKey: "NetTap could not read the request body: \(failure.underlying)",
-                    NSUnderlyingErrorKey: failure.underlying,
-                ]
-            )
-            recorder.finish(error: error)
-            relay.fail(error)
-            return
-        } catch {
-            relay.fail(error)
-            return
-        }
-        context.requestBodyWasStream = resolved.bodyWasStream
-        let request = resolved.request
-        let requestURL = request.url ?? URL(fileURLWithPath: "/")
-        let recorder = TransactionRecorder(
-            request: request,
-            body: resolved.body,
-            context: context,
-            log: log,
-            bodyByteLimit: bodyByteLimit
-        )
-        let channelBox = Locked<BodyChannel?>(nil)
-        let pipelineTask = Task {
-            do {
-                let (response, finalRequest) = try await HandlerRedirects.send(
-                    request,
-                    through: pipeline,
-                    context: context
-                )
-                let requestURL = finalRequest.url ?? requestURL
-                guard let head = response.urlResponse(requestURL: requestURL) else {
-                    throw URLError(.badServerResponse)
-                }
-                let channel = response.body.channel
-                channelBox.withLock { $0 = channel }
-                guard relay.isRunning else {
-                    channel.cancel()
-                    return
-                }
-                context.markFirstByte()
-                recorder.responseHead(response, requestURL: requestURL)
-                relay.head(head)
-                channel.setSink { event in
-                    switch event {
-                    case .chunk(let data):
-                        recorder.responseChunk(data)
-                        relay.chunk(data) { count in channel.acknowledge(count) }
-                    case .end(nil):
-                        recorder.finish(error: nil)
-                        relay.finish()
-                    case .end(let error?):
-                        recorder.finish(error: error)
-                        relay.fail(error)
-                    }
-                }
-            } catch {
-                recorder.finish(error: error)
-                relay.fail(error)
-            }
-        }
-        relay.setStopAction {
-            recorder.finish(error: URLError(.cancelled))
-            pipelineTask.cancel()
-            channelBox.withLock { $0 }?.cancel()
-        }
     }
 
     // MARK: - Platform path

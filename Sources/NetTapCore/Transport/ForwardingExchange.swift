@@ -14,7 +14,7 @@ import FoundationNetworking
 final class ForwardingExchange: @unchecked Sendable {
     private struct State {
         var request: URLRequest
-        var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        var onHead: (@Sendable (Result<HTTPResponse, any Error>) -> Void)?
         var innerTask: URLSessionTask?
         var pendingRedirect: URLRequest?
         var redirectError: URLError?
@@ -98,16 +98,23 @@ final class ForwardingExchange: @unchecked Sendable {
         }
     }
 
-    func start(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    /// Starts the request.
+    ///
+    /// - Parameters:
+    ///   - onURLSessionQueue: Whether the caller runs on a URLSession work queue (see `launchCurrentRequest`).
+    ///   - onHead: Called once: with the final response head (on the forwarding session's work queue; its body
+    ///     streams through the response's channel afterwards, on the same queue) or with the error that ended
+    ///     the request first.
+    func start(onURLSessionQueue: Bool, _ onHead: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) {
         let alreadyCancelled = state.withLock { state -> Bool in
-            state.continuation = continuation
+            state.onHead = onHead
             return state.cancelled
         }
         if alreadyCancelled {
             resumeHead(throwing: URLError(.cancelled))
             return
         }
-        launchCurrentRequest()
+        launchCurrentRequest(onURLSessionQueue: onURLSessionQueue)
     }
 
     /// Cancels the inner task (from any thread); the caller's continuation ends with `URLError(.cancelled)`.
@@ -123,24 +130,35 @@ final class ForwardingExchange: @unchecked Sendable {
         channel.finish(throwing: URLError(.cancelled))
     }
 
-    private func launchCurrentRequest() {
-        DispatchQueue.global().async { [self] in
-            var request = state.withLock { $0.request }
-            if sendsBodyAsStream, let body = request.httpBody {
-                request.httpBody = nil
-                request.httpBodyStream = InputStream(data: body)
-            }
-            let task = forwarding.session.dataTask(with: request)
-            forwarding.router.register(self, for: task)
-            let cancelled = state.withLock { state -> Bool in
-                state.innerTask = task
-                return state.cancelled
-            }
-            if cancelled {
-                task.cancel()
-            } else {
-                task.resume()
-            }
+    /// Creates and resumes the inner task for the current request.
+    ///
+    /// Creating a task waits synchronously on URLSession's process-wide queue, so a caller on that queue (the
+    /// protocol's `startLoading`, a redirect callback) must pass `onURLSessionQueue: true` to hop to a global
+    /// queue first; from an async task it runs in place.
+    private func launchCurrentRequest(onURLSessionQueue: Bool) {
+        guard onURLSessionQueue else {
+            launchNow()
+            return
+        }
+        DispatchQueue.global().async { [self] in launchNow() }
+    }
+
+    private func launchNow() {
+        var request = state.withLock { $0.request }
+        if sendsBodyAsStream, let body = request.httpBody {
+            request.httpBody = nil
+            request.httpBodyStream = InputStream(data: body)
+        }
+        let task = forwarding.session.dataTask(with: request)
+        forwarding.router.register(self, for: task)
+        let cancelled = state.withLock { state -> Bool in
+            state.innerTask = task
+            return state.cancelled
+        }
+        if cancelled {
+            task.cancel()
+        } else {
+            task.resume()
         }
     }
 
@@ -221,7 +239,7 @@ final class ForwardingExchange: @unchecked Sendable {
         case .ignore:
             break
         case .redirect:
-            launchCurrentRequest()
+            launchCurrentRequest(onURLSessionQueue: true)
         case .fail(let error):
             let mapped = Self.urlError(error)
             resumeHead(throwing: mapped)
@@ -239,19 +257,19 @@ final class ForwardingExchange: @unchecked Sendable {
     // MARK: - Helpers
 
     private func resumeHead(returning response: HTTPResponse) {
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
+        let onHead = state.withLock { state in
+            defer { state.onHead = nil }
+            return state.onHead
         }
-        continuation?.resume(returning: response)
+        onHead?(.success(response))
     }
 
     private func resumeHead(throwing error: any Error) {
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
+        let onHead = state.withLock { state in
+            defer { state.onHead = nil }
+            return state.onHead
         }
-        continuation?.resume(throwing: error)
+        onHead?(.failure(error))
     }
 
     private func makeResponse(_ response: URLResponse) -> HTTPResponse {

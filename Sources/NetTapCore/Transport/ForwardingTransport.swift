@@ -42,7 +42,7 @@ public final class ForwardingTransport: Transport {
         )
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                exchange.start(continuation)
+                exchange.start(onURLSessionQueue: false) { continuation.resume(with: $0) }
             }
         } onCancel: {
             exchange.cancel()
@@ -52,7 +52,8 @@ public final class ForwardingTransport: Transport {
     /// The number of forwarding sessions created so far (one per distinct caller profile).
     public var sessionCount: Int { pool.withLock { $0.count } }
 
-    private func forwardingSession(for profile: ForwardingProfile) -> ForwardingSession {
+    /// The pooled forwarding session for a profile, created on first use.
+    func forwardingSession(for profile: ForwardingProfile) -> ForwardingSession {
         pool.withLock { pool in
             if let existing = pool[profile] { return existing }
             let created = ForwardingSession(profile: profile)

@@ -1,0 +1,176 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetTapURLProtocol {
+    /// One intercepted request from the moment its body is known to the last client call.
+    ///
+    /// Two paths:
+    /// - **Forwarding fast path** (no handlers, the forwarding transport): the forwarding exchange reports the
+    ///   head and body on URLSession's serial queue and the relay hands them to the app's client right there,
+    ///   with no task hop. This is the common "capture everything" setup, and it costs about as much as the
+    ///   forwarded request itself.
+    /// - **Pipeline path** (any handler, or another transport): the pipeline runs in a Swift task, with
+    ///   handler-answered redirects followed (``HandlerRedirects``).
+    struct Job: @unchecked Sendable {
+        let original: URLRequest
+        let upload: CallerInfo.UploadBody
+        let additionalHeaders: [AnyHashable: Any]?
+        let pipeline: Pipeline
+        let context: TransactionContext
+        let log: CaptureLog
+        let bodyByteLimit: Int
+        let relay: ClientRelay
+
+        /// Whether resolving the body reads a stream or a file (and so must not run on URLSession's queue).
+        var mayBlockReadingBody: Bool {
+            switch upload {
+            case .file, .stream: return true
+            case .data: return false
+            case .none, .unknown: return original.httpBody == nil && original.httpBodyStream != nil
+            }
+        }
+
+        /// Runs the request.
+        /// - Parameter onURLSessionQueue: Whether this runs on URLSession's work queue (in `startLoading`).
+        func run(onURLSessionQueue: Bool) {
+            let resolved: RequestBodyResolver.Resolved
+            do {
+                resolved = try RequestBodyResolver.resolve(
+                    original,
+                    upload: upload,
+                    additionalHeaders: additionalHeaders
+                )
+            } catch {
+                fail(readingBody: error)
+                return
+            }
+            context.requestBodyWasStream = resolved.bodyWasStream
+            let request = resolved.request
+            let recorder = TransactionRecorder(
+                request: request,
+                body: resolved.body,
+                context: context,
+                log: log,
+                bodyByteLimit: bodyByteLimit
+            )
+            if pipeline.handlers.isEmpty, let forwarding = pipeline.transport as? ForwardingTransport {
+                forward(request, through: forwarding, recorder: recorder, onURLSessionQueue: onURLSessionQueue)
+            } else {
+                runPipeline(request, recorder: recorder)
+            }
+        }
+
+        private func forward(
+            _ request: URLRequest,
+            through transport: ForwardingTransport,
+            recorder: TransactionRecorder,
+            onURLSessionQueue: Bool
+        ) {
+            context.markRequestSent(request)
+            let exchange = ForwardingExchange(
+                request: request,
+                context: context,
+                session: transport.forwardingSession(for: context.forwardingProfile ?? .standard),
+                sendsBodyAsStream: context.requestBodyWasStream
+            )
+            let requestURL = request.url ?? URL(fileURLWithPath: "/")
+            let relay = relay
+            relay.setStopAction {
+                recorder.finish(error: URLError(.cancelled))
+                exchange.cancel()
+            }
+            exchange.start(onURLSessionQueue: onURLSessionQueue) { result in
+                switch result {
+                case .success(let response):
+                    deliver(response, requestURL: requestURL, recorder: recorder)
+                case .failure(let error):
+                    recorder.finish(error: error)
+                    relay.fail(error)
+                }
+            }
+        }
+
+        private func runPipeline(_ request: URLRequest, recorder: TransactionRecorder) {
+            let requestURL = request.url ?? URL(fileURLWithPath: "/")
+            let channelBox = Locked<BodyChannel?>(nil)
+            let pipeline = pipeline
+            let context = context
+            let relay = relay
+            let pipelineTask = Task {
+                do {
+                    let (response, finalRequest) = try await HandlerRedirects.send(
+                        request,
+                        through: pipeline,
+                        context: context
+                    )
+                    channelBox.withLock { $0 = response.body.channel }
+                    deliver(response, requestURL: finalRequest.url ?? requestURL, recorder: recorder)
+                } catch {
+                    recorder.finish(error: error)
+                    relay.fail(error)
+                }
+            }
+            relay.setStopAction {
+                recorder.finish(error: URLError(.cancelled))
+                pipelineTask.cancel()
+                channelBox.withLock { $0 }?.cancel()
+            }
+        }
+
+        /// Relays the head, then every body chunk and the end, recording them on the way.
+        private func deliver(_ response: HTTPResponse, requestURL: URL, recorder: TransactionRecorder) {
+            let channel = response.body.channel
+            guard relay.isRunning else {
+                channel.cancel()
+                return
+            }
+            guard let head = response.urlResponse(requestURL: requestURL) else {
+                channel.cancel()
+                let error = URLError(.badServerResponse)
+                recorder.finish(error: error)
+                relay.fail(error)
+                return
+            }
+            context.markFirstByte()
+            recorder.responseHead(response, requestURL: requestURL)
+            relay.head(head)
+            let relay = relay
+            channel.setSink { event in
+                switch event {
+                case .chunk(let data):
+                    recorder.responseChunk(data)
+                    relay.chunk(data) { count in channel.acknowledge(count) }
+                case .end(nil):
+                    recorder.finish(error: nil)
+                    relay.finish()
+                case .end(let error?):
+                    recorder.finish(error: error)
+                    relay.fail(error)
+                }
+            }
+        }
+
+        private func fail(readingBody error: any Error) {
+            let recorder = TransactionRecorder(
+                request: original,
+                body: nil,
+                context: context,
+                log: log,
+                bodyByteLimit: bodyByteLimit
+            )
+            let underlying = (error as? RequestBodyResolver.ReadFailure)?.underlying ?? error
+            let failure = URLError(
+                .cannotDecodeRawData,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "NetTap could not read the request body: \(underlying)",
+                    NSUnderlyingErrorKey: underlying,
+                ]
+            )
+            recorder.finish(error: failure)
+            relay.fail(failure)
+        }
+    }
+}

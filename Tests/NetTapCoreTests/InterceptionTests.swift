@@ -1,0 +1,235 @@
+import Foundation
+import NetTapTesting
+import Testing
+
+@testable import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Answers every request itself: a fixed status and body, streamed in several chunks.
+private struct ChunkedAnswer: TransactionHandler {
+    let name = "chunked"
+    let chunks: [String]
+
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        context.answer(by: name)
+        let body = ResponseBody.stream(expectedLength: nil) { writer in
+            for chunk in chunks { writer.write(Data(chunk.utf8)) }
+            writer.finish()
+        }
+        return HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain", "X-Answer": "chunked"], body: body)
+    }
+}
+
+/// Echoes the request body it receives.
+private struct EchoBody: TransactionHandler {
+    let name = "echo"
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        context.answer(by: name)
+        return HTTPResponse(statusCode: 201, body: .data(request.httpBody ?? Data("<none>".utf8)))
+    }
+}
+
+/// Redirects `/start` → `/middle` → `/end` (302, then 307), answers `/end`; `/loop` redirects to itself.
+private struct RedirectingAnswer: TransactionHandler {
+    let name = "redirects"
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        context.answer(by: name)
+        switch request.url?.path {
+        case "/start": return HTTPResponse(statusCode: 302, headers: ["Location": "/middle"])
+        case "/middle": return HTTPResponse(statusCode: 307, headers: ["Location": "http://stub.invalid/end"])
+        case "/loop": return HTTPResponse(statusCode: 301, headers: ["Location": "/loop"])
+        default:
+            let method = request.httpMethod ?? "GET"
+            return HTTPResponse(statusCode: 200, body: .string("\(method) \(request.url?.path ?? "")"))
+        }
+    }
+}
+
+/// Sleeps on the context clock before answering.
+private struct SlowAnswer: TransactionHandler {
+    let name = "slow"
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        try await context.clock.sleep(for: .seconds(60))
+        context.answer(by: name)
+        return HTTPResponse(statusCode: 200, body: .string("late"))
+    }
+}
+
+/// Collects what a delegate caller receives.
+private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [Data] = []
+    private var continuation: CheckedContinuation<([Data], (any Error)?), Never>?
+    private var outcome: ([Data], (any Error)?)?
+    let firstChunk = AsyncStream<Void>.makeStream()
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { chunks.append(data) }
+        firstChunk.continuation.yield()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let waiting: CheckedContinuation<([Data], (any Error)?), Never>? = lock.withLock {
+            outcome = (chunks, error)
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: (chunks, error))
+    }
+
+    func result() async -> ([Data], (any Error)?) {
+        await withCheckedContinuation { continuation in
+            let ready: ([Data], (any Error)?)? = lock.withLock {
+                if outcome == nil { self.continuation = continuation }
+                return outcome
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
+
+@Suite("Interception through a real URLSession (no sockets)")
+struct InterceptionTests {
+    let url = URL(string: "http://stub.invalid/items")!
+
+    @Test("async, completion-handler and delegate callers all get the whole body a handler streams")
+    func everyCallerStyle() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [ChunkedAnswer(chunks: ["aaa", "bbb", "ccc"])]
+        let session = interceptor.makeSession()
+
+        let (data, response) = try await session.data(from: url)
+        #expect(data == Data("aaabbbccc".utf8))
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Answer") == "chunked")
+
+        let viaCompletion: Data? = await withCheckedContinuation { continuation in
+            session.dataTask(with: url) { data, _, _ in continuation.resume(returning: data) }.resume()
+        }
+        #expect(viaCompletion == Data("aaabbbccc".utf8))
+
+        let delegate = CollectingDelegate()
+        let delegateSession = interceptor.makeSession(delegate: delegate)
+        delegateSession.dataTask(with: url).resume()
+        let (chunks, error) = await delegate.result()
+        #expect(error == nil)
+        #expect(chunks.reduce(Data(), +) == Data("aaabbbccc".utf8))
+        #expect(chunks.count == 3, "a delegate caller gets the chunks as they come")
+
+        let captured = interceptor.captureLog.transactions
+        #expect(captured.count == 3)
+        #expect(captured.allSatisfy { $0.answeredBy == "chunked" && $0.state == .completed })
+        #expect(captured.allSatisfy { $0.response?.body?.data == Data("aaabbbccc".utf8) })
+    }
+
+    @Test("request bodies reach the pipeline whether set as data, stream or upload")
+    func requestBodies() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [EchoBody()]
+        let session = interceptor.makeSession()
+
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data("as-data".utf8)
+        #expect(try await session.data(for: request).0 == Data("as-data".utf8))
+
+        var streamed = URLRequest(url: url)
+        streamed.httpMethod = "POST"
+        streamed.httpBodyStream = InputStream(data: Data("as-stream".utf8))
+        #expect(try await session.data(for: streamed).0 == Data("as-stream".utf8))
+
+        var upload = URLRequest(url: url)
+        upload.httpMethod = "PUT"
+        #expect(try await session.upload(for: upload, from: Data("as-upload".utf8)).0 == Data("as-upload".utf8))
+
+        let bodies = interceptor.captureLog.transactions.map { $0.request.body?.data }
+        #expect(bodies == [Data("as-data".utf8), Data("as-stream".utf8), Data("as-upload".utf8)])
+    }
+
+    @Test("redirects answered by a handler are followed like network redirects, and recorded")
+    func handlerRedirects() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [RedirectingAnswer()]
+        let session = interceptor.makeSession()
+        var request = URLRequest(url: URL(string: "http://stub.invalid/start")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data("form".utf8)
+        let (data, response) = try await session.data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == "GET /end", "302 turns POST into GET; 307 keeps GET")
+        #expect(response.url?.absoluteString == "http://stub.invalid/end")
+        let transaction = try #require(interceptor.captureLog.transactions.first)
+        #expect(transaction.redirects.map(\.statusCode) == [302, 307])
+        #expect(transaction.request.url.path == "/start")
+        #expect(transaction.response?.url.path == "/end")
+    }
+
+    @Test("a redirect loop fails after 20 hops with httpTooManyRedirects")
+    func redirectLoop() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [RedirectingAnswer()]
+        let session = interceptor.makeSession()
+        do {
+            _ = try await session.data(from: URL(string: "http://stub.invalid/loop")!)
+            Issue.record("expected a failure")
+        } catch let error as URLError {
+            #expect(error.code == .httpTooManyRedirects)
+        }
+        let transaction = await interceptor.captureLog.waitForFinished { _ in true }
+        #expect(transaction.state == .failed)
+        #expect(transaction.redirects.count == 21)
+    }
+
+    @Test("cancelling a task stops a waiting handler: the caller gets -999 and the capture says cancelled")
+    func cancellation() async throws {
+        let interceptor = Interceptor()
+        let clock = TestClock()
+        interceptor.clock = clock
+        interceptor.handlers = [SlowAnswer()]
+        let delegate = CollectingDelegate()
+        let session = interceptor.makeSession(delegate: delegate)
+        let task = session.dataTask(with: url)
+        task.resume()
+        await clock.waitForSleepers(count: 1)
+        task.cancel()
+        let (chunks, error) = await delegate.result()
+        #expect(chunks.isEmpty)
+        #expect((error as? URLError)?.code == .cancelled)
+        let transaction = await interceptor.captureLog.waitForFinished { _ in true }
+        #expect(transaction.state == .cancelled)
+        #expect(clock.sleeperCount == 0, "the handler's sleep was cancelled")
+    }
+
+    @Test("a disabled interceptor hands requests to the platform untouched")
+    func disabledPassesThrough() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [EchoBody()]
+        interceptor.isEnabled = false
+        let session = interceptor.makeSession()
+        // Port 9 (discard) on loopback is closed here: the platform's own error comes back.
+        do {
+            _ = try await session.data(from: URL(string: "http://127.0.0.1:9/")!)
+            Issue.record("expected a connection failure")
+        } catch let error as URLError {
+            #expect(error.code == .cannotConnectToHost)
+        }
+        #expect(interceptor.captureLog.transactions.isEmpty)
+    }
+
+    @Test("download tasks pass through untouched and are captured as passthrough")
+    func downloadPassthrough() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [EchoBody()]
+        let session = interceptor.makeSession()
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            session.downloadTask(with: URL(string: "http://127.0.0.1:9/file")!) { _, _, error in
+                continuation.resume(returning: error)
+            }.resume()
+        }
+        #expect((error as? URLError)?.code == .cannotConnectToHost)
+        let transaction = await interceptor.captureLog.waitForFinished { _ in true }
+        #expect(transaction.answeredBy == Transaction.answeredByPassthrough)
+        #expect(transaction.state == .failed)
+    }
+}
