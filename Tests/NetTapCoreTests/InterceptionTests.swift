@@ -19,7 +19,11 @@ private struct ChunkedAnswer: TransactionHandler {
             for chunk in chunks { writer.write(Data(chunk.utf8)) }
             writer.finish()
         }
-        return HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain", "X-Answer": "chunked"], body: body)
+        return HTTPResponse(
+            statusCode: 200,
+            headers: ["Content-Type": "text/plain", "X-Answer": "chunked"],
+            body: body
+        )
     }
 }
 

@@ -184,7 +184,9 @@ final class ClientRelay: @unchecked Sendable {
         }
     }
 
-    /// Makes one client call if still running. Called with the lock held.
+    /// Makes one client call if still running.
+    ///
+    /// Called with the lock held.
     private func execute(
         ending: Bool,
         always: (@Sendable () -> Void)?,
@@ -202,8 +204,9 @@ final class ClientRelay: @unchecked Sendable {
         call(client, owner)
     }
 
-    /// Whether client calls may be made inline from a forwarding session's work queue. True on
-    /// swift-corelibs-foundation 6.0 and later, where every session's work queue targets one process-wide serial
-    /// queue (`CallerInspectorTests` checks it); Apple platforms never run forwarding callbacks there.
+    /// Whether client calls may be made inline from a forwarding session's work queue.
+    ///
+    /// True on swift-corelibs-foundation 6.0 and later, where every session's work queue targets one process-wide
+    /// serial queue (`CallerInspectorTests` checks it); Apple platforms never run forwarding callbacks there.
     static let deliversInlineOnURLSessionQueue = true
 }
