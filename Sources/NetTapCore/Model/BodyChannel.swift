@@ -20,6 +20,8 @@ package final class BodyChannel: @unchecked Sendable {
         var waiter: CheckedContinuation<Data?, any Error>?
         var sink: (@Sendable (Event) -> Void)?
         var hasHadSink = false
+        /// `setSink` is still handing buffered chunks to the new sink: later chunks and the end queue behind them.
+        var isDraining = false
         var outstandingBytes = 0
         var isCancelled = false
         var onCancel: (@Sendable () -> Void)?
@@ -55,7 +57,7 @@ package final class BodyChannel: @unchecked Sendable {
         let action: Action = state.withLock { state in
             guard !state.finished, !state.isCancelled else { return .none }
             state.outstandingBytes += data.count
-            if let sink = state.sink {
+            if let sink = state.sink, !state.isDraining {
                 pause = Self.pressureChange(&state)
                 return .sink(sink)
             }
@@ -87,6 +89,8 @@ package final class BodyChannel: @unchecked Sendable {
             guard !state.finished else { return .none }
             state.finished = true
             state.error = error
+            // While `setSink` drains the buffer, it delivers the end after the last buffered chunk.
+            if state.isDraining { return .none }
             if let sink = state.sink {
                 // The end is the sink's last event: drop it so a sink that captures this channel does not
                 // keep both alive in a reference cycle.
@@ -109,23 +113,39 @@ package final class BodyChannel: @unchecked Sendable {
 
     /// Installs a synchronous consumer.
     ///
-    /// Chunks already buffered are handed to it at once, on this thread; later ones on the producer's thread. Returns
-    /// `false` when a sink is already installed.
+    /// Chunks already buffered are handed to it at once, on this thread, and chunks the producer sends meanwhile
+    /// queue behind them, so the sink sees every chunk once, in order, and the end last; later chunks arrive on
+    /// the producer's thread. The sink is released after the end. Returns `false` when a sink was installed
+    /// before.
     @discardableResult
     package func setSink(_ sink: @escaping @Sendable (Event) -> Void) -> Bool {
-        let (installed, pending, end): (Bool, [Data], (any Error)??) = state.withLock { state in
-            guard !state.hasHadSink, state.waiter == nil else { return (false, [], nil) }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.hasHadSink, state.waiter == nil else { return false }
             state.hasHadSink = true
-            let pending = state.buffer
-            state.buffer = []
-            // An already finished body hands the sink everything now and does not keep it.
-            if state.finished { return (true, pending, .some(state.error)) }
             state.sink = sink
-            return (true, pending, nil)
+            state.isDraining = true
+            return true
         }
-        for chunk in pending { sink(.chunk(chunk)) }
-        if let end { sink(.end(end)) }
-        return installed
+        guard accepted else { return false }
+        while true {
+            let (pending, end, isDrained): ([Data], (any Error)??, Bool) = state.withLock { state in
+                guard state.buffer.isEmpty else {
+                    defer { state.buffer = [] }
+                    return (state.buffer, nil, false)
+                }
+                state.isDraining = false
+                guard state.finished else { return ([], nil, true) }
+                // The end is the sink's last event: drop it so a sink that captures this channel does not
+                // keep both alive in a reference cycle.
+                state.sink = nil
+                return ([], .some(state.error), true)
+            }
+            for chunk in pending { sink(.chunk(chunk)) }
+            if isDrained {
+                if let end { sink(.end(end)) }
+                return true
+            }
+        }
     }
 
     /// Tells the producer that a sink consumer has delivered `count` bytes onward.
