@@ -56,8 +56,8 @@ package enum CallerInspector {
         }
         #if canImport(FoundationNetworking)
         let properties = storedProperties(["session", "workQueue", "knownBody"], of: task)
-        let session = properties["session"].flatMap { unwrap($0) as? URLSession }
-        let workQueue = properties["workQueue"].flatMap { unwrap($0) as? DispatchQueue }
+        let session = properties["session"].flatMap { $0 as? URLSession }
+        let workQueue = properties["workQueue"].flatMap { $0 as? DispatchQueue }
         let isDownload = task is URLSessionDownloadTask
         var uploadBody = CallerInfo.UploadBody.none
         if task is URLSessionUploadTask {

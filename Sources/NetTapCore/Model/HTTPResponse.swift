@@ -23,6 +23,10 @@ public struct HTTPResponse: Sendable {
     /// The body.
     public var body: ResponseBody
 
+    /// The platform response this value was made from, with the status, headers and URL it had then: relayed
+    /// as is while they are unchanged (building a new `HTTPURLResponse` costs more than comparing).
+    package var origin: (response: HTTPURLResponse, statusCode: Int, headers: HTTPHeaders, url: URL?)?
+
     /// Creates a response.
     /// - Parameters:
     ///   - statusCode: The HTTP status code.
@@ -49,7 +53,10 @@ public struct HTTPResponse: Sendable {
     /// - Returns: An `HTTPURLResponse` with the same status and headers (repeated fields joined by `", "`),
     ///   or `nil` when Foundation rejects the values.
     public func urlResponse(requestURL: URL) -> HTTPURLResponse? {
-        HTTPURLResponse(
+        if let origin, origin.statusCode == statusCode, origin.url == url, origin.headers == headers {
+            return origin.response
+        }
+        return HTTPURLResponse(
             url: url ?? requestURL,
             statusCode: statusCode,
             httpVersion: httpVersion,

@@ -275,13 +275,16 @@ final class ForwardingExchange: @unchecked Sendable {
     private func makeResponse(_ response: URLResponse) -> HTTPResponse {
         let http = response as? HTTPURLResponse
         let length = response.expectedContentLength
-        return HTTPResponse(
+        let headers = HTTPHeaders(http?.allHeaderFields ?? [:])
+        var made = HTTPResponse(
             statusCode: http?.statusCode ?? 200,
-            headers: HTTPHeaders(http?.allHeaderFields ?? [:]),
+            headers: headers,
             url: response.url,
             httpVersion: "HTTP/1.1",
             body: ResponseBody(channel: channel, expectedLength: length >= 0 ? length : nil)
         )
+        if let http { made.origin = (http, made.statusCode, headers, made.url) }
+        return made
     }
 
     /// The request for the next hop, per RFC 9110 §15.4: 301/302 turn POST into GET, 303 turns anything but HEAD into GET, 307/308 keep the method and the body.
