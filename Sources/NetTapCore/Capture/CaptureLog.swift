@@ -22,8 +22,9 @@ public final class CaptureLog: Sendable {
         var capacity: Int
         var observers: [UUID: any TransactionObserver] = [:]
         var streams: [UUID: AsyncStream<TransactionEvent>.Continuation] = [:]
-        var waiters: [(predicate: @Sendable (Transaction) -> Bool, continuation: CheckedContinuation<Transaction, Never>)] =
-            []
+        var waiters:
+            [(predicate: @Sendable (Transaction) -> Bool, continuation: CheckedContinuation<Transaction, Never>)] =
+                []
     }
 
     private let state: Locked<State>
@@ -129,7 +130,10 @@ public final class CaptureLog: Sendable {
     public func record(_ event: TransactionEvent) {
         let transaction = event.transaction
         let (observers, streams, ready) = state.withLock {
-            state -> ([any TransactionObserver], [AsyncStream<TransactionEvent>.Continuation], [CheckedContinuation<Transaction, Never>]) in
+            state -> (
+                [any TransactionObserver], [AsyncStream<TransactionEvent>.Continuation],
+                [CheckedContinuation<Transaction, Never>]
+            ) in
             if state.byID[transaction.id] == nil { state.order.append(transaction.id) }
             state.byID[transaction.id] = transaction
             Self.trim(&state)

@@ -114,10 +114,13 @@ package final class TransactionRecorder: Sendable {
         return ns.domain == NSURLErrorDomain && ns.code == NSURLErrorCancelled
     }
 
-    static func capture(_ request: URLRequest, body: Data?, limit: Int, totalBodyBytes: Int64? = nil) -> CapturedRequest {
+    static func capture(_ request: URLRequest, body: Data?, limit: Int, totalBodyBytes: Int64? = nil) -> CapturedRequest
+    {
         let url = request.url ?? URL(fileURLWithPath: "/")
         let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
-        let captured = body.map { CapturedBody(data: Data($0.prefix(limit)), totalByteCount: totalBodyBytes ?? Int64($0.count)) }
+        let captured = body.map {
+            CapturedBody(data: Data($0.prefix(limit)), totalByteCount: totalBodyBytes ?? Int64($0.count))
+        }
         return CapturedRequest(method: request.httpMethod ?? "GET", url: url, headers: headers, body: captured)
     }
 }

@@ -106,7 +106,8 @@ final class ClientRelay: @unchecked Sendable {
         }
     }
 
-    private func perform(ending: Bool = false, _ call: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void) {
+    private func perform(ending: Bool = false, _ call: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void)
+    {
         queue.async { [self] in
             lock.lock()
             defer { lock.unlock() }

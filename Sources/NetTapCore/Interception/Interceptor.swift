@@ -43,15 +43,18 @@ public final class Interceptor: Sendable {
     public let captureLog: CaptureLog
     private let settings = Locked(Settings())
 
-    /// Creates an interceptor with its own pipeline and capture log. It sees the sessions it makes with
-    /// ``makeSession(configuration:delegate:delegateQueue:)``; other installed sessions use ``shared``.
+    /// Creates an interceptor with its own pipeline and capture log.
+    ///
+    /// It sees the sessions it makes with ``makeSession(configuration:delegate:delegateQueue:)``; other installed
+    /// sessions use ``shared``.
     /// - Parameter captureCapacity: How many transactions the capture log keeps; 1,000 by default.
     public init(captureCapacity: Int = 1_000) {
         captureLog = CaptureLog(capacity: captureCapacity)
     }
 
-    /// The handlers every intercepted request runs through, outermost first. Empty by default: requests go
-    /// straight to the ``transport`` and are captured.
+    /// The handlers every intercepted request runs through, outermost first.
+    ///
+    /// Empty by default: requests go straight to the ``transport`` and are captured.
     public var handlers: [any TransactionHandler] {
         get { settings.withLock { $0.handlers } }
         set { settings.withLock { $0.handlers = newValue } }
@@ -64,13 +67,16 @@ public final class Interceptor: Sendable {
     }
 
     /// The most bytes of each request and response body kept in the capture, 1 MiB (1,048,576) by default.
+    ///
     /// Larger bodies are truncated in the capture (never in traffic); their full size is still recorded.
     public var bodyByteLimit: Int {
         get { settings.withLock { $0.bodyByteLimit } }
         set { settings.withLock { $0.bodyByteLimit = max(0, newValue) } }
     }
 
-    /// Whether requests are intercepted. When `false`, installed sessions behave exactly as without NetTap.
+    /// Whether requests are intercepted.
+    ///
+    /// When `false`, installed sessions behave exactly as without NetTap.
     public var isEnabled: Bool {
         get { settings.withLock { $0.isEnabled } }
         set {
@@ -79,7 +85,9 @@ public final class Interceptor: Sendable {
         }
     }
 
-    /// The clock handlers wait on; `ContinuousClock` by default. Tests inject a manual clock.
+    /// The clock handlers wait on; `ContinuousClock` by default.
+    ///
+    /// Tests inject a manual clock.
     public var clock: any Clock<Duration> {
         get { settings.withLock { $0.clock } }
         set { settings.withLock { $0.clock = newValue } }
@@ -93,6 +101,7 @@ public final class Interceptor: Sendable {
     // MARK: - Installing
 
     /// Puts NetTap's protocol first in a configuration's `protocolClasses`, keeping the others after it.
+    ///
     /// Sessions created from the configuration afterwards are intercepted. Installing twice is harmless.
     /// - Parameter configuration: The configuration to change.
     public func install(into configuration: URLSessionConfiguration) {

@@ -92,8 +92,10 @@ public final class NetTapURLProtocol: URLProtocol {
         }
     }
 
-    /// Stops the request: no client call happens afterwards, and the pipeline and network task are cancelled
-    /// on another queue. The URL Loading System reports the cancellation to the app itself.
+    /// Stops the request: no client call happens afterwards, and the pipeline and network task are cancelled on another
+    /// queue.
+    ///
+    /// The URL Loading System reports the cancellation to the app itself.
     public override func stopLoading() {
         if let platformProtocol {
             platformProtocol.stopLoading()
@@ -210,7 +212,11 @@ public final class NetTapURLProtocol: URLProtocol {
             )
             context.markRequestSent(request)
             passthroughRecorder = recorder
-            target = ObservingClient(target: client, recorder: recorder, requestURL: request.url ?? URL(fileURLWithPath: "/"))
+            target = ObservingClient(
+                target: client,
+                recorder: recorder,
+                requestURL: request.url ?? URL(fileURLWithPath: "/")
+            )
         }
         let platform = type.init(task: task, cachedResponse: cachedResponse, client: target)
         platformProtocol = platform

@@ -87,8 +87,10 @@ package final class BodyChannel: @unchecked Sendable {
         }
     }
 
-    /// Installs a synchronous consumer. Chunks already buffered are handed to it at once, on this thread;
-    /// later ones on the producer's thread. Returns `false` when a sink is already installed.
+    /// Installs a synchronous consumer.
+    ///
+    /// Chunks already buffered are handed to it at once, on this thread; later ones on the producer's thread. Returns
+    /// `false` when a sink is already installed.
     @discardableResult
     package func setSink(_ sink: @escaping @Sendable (Event) -> Void) -> Bool {
         let (pending, end): ([Data], (any Error)??) = state.withLock { state in
@@ -120,7 +122,8 @@ package final class BodyChannel: @unchecked Sendable {
 
     /// Cancels the body from the consumer side: buffered chunks are dropped and the producer is told.
     package func cancel() {
-        let (action, waiter) = state.withLock { state -> ((@Sendable () -> Void)?, CheckedContinuation<Data?, any Error>?) in
+        let (action, waiter) = state.withLock {
+            state -> ((@Sendable () -> Void)?, CheckedContinuation<Data?, any Error>?) in
             guard !state.isCancelled else { return (nil, nil) }
             state.isCancelled = true
             state.buffer = []

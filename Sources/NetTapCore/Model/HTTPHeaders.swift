@@ -51,7 +51,8 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     /// sorted by name so the result does not depend on dictionary order.
     /// - Parameter dictionary: Names and values; non-string keys or values are described with `String(describing:)`.
     public init(_ dictionary: [AnyHashable: Any]) {
-        self.fields = dictionary
+        self.fields =
+            dictionary
             .map { Field(name: String(describing: $0.key.base), value: String(describing: $0.value)) }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }

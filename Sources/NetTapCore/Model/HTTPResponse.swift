@@ -14,7 +14,9 @@ public struct HTTPResponse: Sendable {
     public var statusCode: Int
     /// The response header fields in order.
     public var headers: HTTPHeaders
-    /// The URL the response came from: the final URL after redirects. `nil` means the request's URL.
+    /// The URL the response came from: the final URL after redirects.
+    ///
+    /// `nil` means the request's URL.
     public var url: URL?
     /// The protocol version, for example `HTTP/1.1`.
     public var httpVersion: String

@@ -105,7 +105,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
 public struct BodyWriter: Sendable {
     let channel: BodyChannel
 
-    /// Appends a chunk to the body. Empty chunks are ignored; writes after ``finish(throwing:)`` are dropped.
+    /// Appends a chunk to the body.
+    ///
+    /// Empty chunks are ignored; writes after ``finish(throwing:)`` are dropped.
     /// - Parameter data: The bytes.
     public func write(_ data: Data) {
         channel.send(data)

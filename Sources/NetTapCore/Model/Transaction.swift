@@ -125,7 +125,13 @@ public struct CapturedResponse: Sendable, Hashable, Codable {
     ///   - headers: The header fields.
     ///   - url: The final URL.
     ///   - body: The body, if any.
-    public init(statusCode: Int, httpVersion: String = "HTTP/1.1", headers: HTTPHeaders, url: URL, body: CapturedBody? = nil) {
+    public init(
+        statusCode: Int,
+        httpVersion: String = "HTTP/1.1",
+        headers: HTTPHeaders,
+        url: URL,
+        body: CapturedBody? = nil
+    ) {
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.headers = headers

@@ -206,10 +206,11 @@ final class ForwardingExchange: @unchecked Sendable {
         )
     }
 
-    /// The request for the next hop, per RFC 9110 §15.4: 301/302 turn POST into GET, 303 turns anything but
-    /// HEAD into GET, 307/308 keep the method and the body. The `Cookie` header is dropped so the
-    /// forwarding session rebuilds it from cookie storage for the new URL (fresh cookies set by the
-    /// redirect itself are included; cookies of another host are not).
+    /// The request for the next hop, per RFC 9110 §15.4: 301/302 turn POST into GET, 303 turns anything but HEAD into
+    /// GET, 307/308 keep the method and the body.
+    ///
+    /// The `Cookie` header is dropped so the forwarding session rebuilds it from cookie storage for the new URL (fresh
+    /// cookies set by the redirect itself are included; cookies of another host are not).
     static func nextHop(from previous: URLRequest, suggested: URLRequest, statusCode: Int) -> URLRequest {
         var next = suggested
         let previousMethod = previous.httpMethod ?? "GET"

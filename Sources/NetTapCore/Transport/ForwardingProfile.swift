@@ -42,9 +42,10 @@ package struct ForwardingProfile: Hashable, @unchecked Sendable {
         hasher.combine(timeoutIntervalForRequest)
     }
 
-    /// A configuration for the forwarding session of this profile. Built from `.default` and never touching
-    /// `protocolClasses`, so the platform's HTTP protocol matches first and NetTap never sees its own
-    /// forwarded requests (no loop, no marker header).
+    /// A configuration for the forwarding session of this profile.
+    ///
+    /// Built from `.default` and never touching `protocolClasses`, so the platform's HTTP protocol matches first and
+    /// NetTap never sees its own forwarded requests (no loop, no marker header).
     func makeConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.httpCookieStorage = cookieStorage
