@@ -19,6 +19,8 @@ package final class BodyChannel: @unchecked Sendable {
         var error: (any Error)?
         var waiter: CheckedContinuation<Data?, any Error>?
         var sink: (@Sendable (Event) -> Void)?
+        /// `setSink` is still handing buffered chunks to the new sink: later chunks and the end queue behind them.
+        var isDraining = false
         var outstandingBytes = 0
         var isCancelled = false
         var onCancel: (@Sendable () -> Void)?
@@ -45,7 +47,11 @@ package final class BodyChannel: @unchecked Sendable {
         let action: Action = state.withLock { state in
             guard !state.finished, !state.isCancelled else { return .none }
             state.outstandingBytes += data.count
-            if let sink = state.sink { return .sink(sink) }
+            if let sink = state.sink, !state.isDraining { return .sink(sink) }
+            if state.sink != nil {
+                state.buffer.append(data)
+                return .none
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
                 state.outstandingBytes -= data.count
@@ -72,6 +78,8 @@ package final class BodyChannel: @unchecked Sendable {
             guard !state.finished else { return .none }
             state.finished = true
             state.error = error
+            // While `setSink` drains the buffer, it delivers the end after the last buffered chunk.
+            if state.isDraining { return .none }
             if let sink = state.sink { return .sink(sink) }
             if let waiter = state.waiter, state.buffer.isEmpty {
                 state.waiter = nil
@@ -89,20 +97,33 @@ package final class BodyChannel: @unchecked Sendable {
 
     /// Installs a synchronous consumer.
     ///
-    /// Chunks already buffered are handed to it at once, on this thread; later ones on the producer's thread. Returns
-    /// `false` when a sink is already installed.
+    /// Chunks already buffered are handed to it at once, on this thread, and chunks the producer sends meanwhile
+    /// queue behind them, so the sink sees every chunk once, in order, and the end last; later chunks arrive on the
+    /// producer's thread. Returns `false` when a sink is already installed.
     @discardableResult
     package func setSink(_ sink: @escaping @Sendable (Event) -> Void) -> Bool {
-        let (pending, end): ([Data], (any Error)??) = state.withLock { state in
-            guard state.sink == nil, state.waiter == nil else { return ([], nil) }
+        let accepted = state.withLock { state -> Bool in
+            guard state.sink == nil, state.waiter == nil else { return false }
             state.sink = sink
-            let pending = state.buffer
-            state.buffer = []
-            return (pending, state.finished ? .some(state.error) : nil)
+            state.isDraining = true
+            return true
         }
-        for chunk in pending { sink(.chunk(chunk)) }
-        if let end { sink(.end(end)) }
-        return true
+        guard accepted else { return false }
+        while true {
+            let (pending, end, isDrained): ([Data], (any Error)??, Bool) = state.withLock { state in
+                guard state.buffer.isEmpty else {
+                    defer { state.buffer = [] }
+                    return (state.buffer, nil, false)
+                }
+                state.isDraining = false
+                return ([], state.finished ? .some(state.error) : nil, true)
+            }
+            for chunk in pending { sink(.chunk(chunk)) }
+            if isDrained {
+                if let end { sink(.end(end)) }
+                return true
+            }
+        }
     }
 
     /// Tells the producer that a sink consumer has delivered `count` bytes onward.
