@@ -94,7 +94,7 @@ struct FidelityTests {
         let differential = try await Differential()
         var request = request(differential, "/anything", method: "POST")
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        let pair = try await differential.run(request, style: style, upload: body)
+        let pair = try await differential.run(request, style: style, upload: .data(body))
         #expect(json(pair.nettap.outcome.body)?["data"] as? String == String(decoding: body, as: UTF8.self))
         #expect(pair.capture?.request.body?.data == body)
     }
@@ -302,7 +302,7 @@ struct FidelityTests {
     }
 }
 
-/// Cases that keep an httpbin worker busy for seconds (`/drip`, `/delay`), one at a time: the server has four
+/// Cases that keep httpbin workers busy for seconds (`/drip`, `/delay`, a load test), one at a time: the server has four
 /// sync workers, and a request queued behind busy workers can time out before a worker accepts it, which
 /// would make "the server saw exactly one request" depend on scheduling.
 @Suite("Fidelity of slow answers: the same request direct and through NetTap", .serialized)
@@ -332,7 +332,7 @@ struct SlowFidelityTests {
         let pair = try await differential.run(
             request(differential, "/drip?duration=5&numbytes=5&delay=0"),
             style: .delegate,
-            cancelAfterFirstChunk: true
+            cancellation: .afterFirstChunk
         )
         #expect(pair.direct.outcome.errorCode == URLError.Code.cancelled.rawValue)
         #expect(pair.nettap.outcome.chunkCount == 1)
@@ -346,5 +346,61 @@ struct SlowFidelityTests {
         request.timeoutInterval = 1
         let pair = try await differential.run(request, style: style)
         #expect(pair.direct.outcome.errorCode == URLError.Code.timedOut.rawValue)
+    }
+
+    @Test(
+        "a session timeoutIntervalForRequest of 1 second on a 3-second answer fails with -1001 alike",
+        arguments: CallerStyle.allCases
+    )
+    func sessionTimeout(style: CallerStyle) async throws {
+        let configuration = URLSessionConfiguration.default
+        configuration.timeoutIntervalForRequest = 1
+        let differential = try await Differential(
+            direct: Client(name: "direct", configuration: configuration),
+            nettap: Client(name: "nettap", configuration: Interceptor.shared.makeConfiguration(from: configuration))
+        )
+        let pair = try await differential.run(URLRequest(url: differential.server.url("/delay/3")), style: style)
+        #expect(pair.direct.outcome.errorCode == URLError.Code.timedOut.rawValue)
+    }
+
+    /// Under load, with tasks cancelled while others stream, every caller style gets its whole body.
+    ///
+    /// This found a race in the body channel (chunks overtaken by later ones and by the end): about one run in
+    /// five truncated one 100 KiB body with no error.
+    @Test("96 concurrent 100 KiB downloads in every caller style, some cancelled, all arrive intact through NetTap")
+    func concurrentLargeBodies() async throws {
+        let differential = try await Differential()
+        let seeded = "/bytes/102400?seed=9"
+        let expected = await differential.send(
+            URLRequest(url: differential.server.url(seeded)),
+            via: differential.direct,
+            style: .async
+        )
+        #expect(expected.outcome.body.count == 102_400)
+        let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
+            for index in 0..<96 {
+                let style = CallerStyle.allCases[index % CallerStyle.allCases.count]
+                let cancellation: Cancellation =
+                    index % 7 == 0 ? (style == .delegate ? .afterFirstChunk : .immediately) : .none
+                let path = index.isMultiple(of: 2) ? seeded : "/stream-bytes/102400?seed=9&chunk_size=700"
+                let request = URLRequest(url: differential.server.url(path))
+                group.addTask {
+                    (index, await differential.nettap.send(request, style: style, cancellation: cancellation))
+                }
+            }
+            var outcomes: [(Int, Outcome)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.count == 96)
+        for (index, outcome) in outcomes {
+            let style = CallerStyle.allCases[index % CallerStyle.allCases.count]
+            if index % 7 == 0, outcome.errorCode == URLError.Code.cancelled.rawValue { continue }
+            #expect(outcome.error == nil, "request \(index) (\(style)): \(outcome)")
+            #expect(outcome.body.count == 102_400, "request \(index) (\(style)): \(outcome.body.count) bytes")
+            if index.isMultiple(of: 2) {
+                #expect(outcome.body == expected.outcome.body, "request \(index) (\(style)): bytes differ")
+            }
+        }
     }
 }

@@ -18,6 +18,22 @@ enum CallerStyle: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
+/// The body of an upload task.
+enum Upload: Sendable {
+    case data(Data)
+    case file(URL)
+}
+
+/// When the app cancels its task.
+enum Cancellation: Sendable, Equatable {
+    /// Never.
+    case none
+    /// Delegate style only: in the first `didReceive data`.
+    case afterFirstChunk
+    /// Right after `resume()` (for the async style: the Swift task is cancelled right after it starts).
+    case immediately
+}
+
 /// What the app observed for one request: everything the fidelity suite compares.
 struct Outcome: Sendable, CustomStringConvertible {
     var statusCode: Int?
@@ -87,58 +103,83 @@ final class Client: Sendable {
     ///   - request: The request.
     ///   - style: The caller style.
     ///   - upload: When set, the request is an upload task with this body.
-    ///   - cancelAfterFirstChunk: Delegate style only: cancel the task in the first `didReceive data`.
+    ///   - cancellation: When the app cancels the task.
     /// - Returns: What the app saw.
     func send(
         _ request: URLRequest,
         style: CallerStyle,
-        upload: Data? = nil,
-        cancelAfterFirstChunk: Bool = false
+        upload: Upload? = nil,
+        cancellation: Cancellation = .none
     ) async -> Outcome {
         switch style {
         case .async:
-            var outcome = Outcome()
-            do {
-                let (data, response): (Data, URLResponse)
-                if let upload {
-                    (data, response) = try await plain.upload(for: request, from: upload)
-                } else {
-                    (data, response) = try await plain.data(for: request)
-                }
-                outcome.record(response: response)
-                outcome.body = data
-            } catch {
-                outcome.record(error: error)
-            }
-            return outcome
-        case .completionHandler:
-            return await withCheckedContinuation { continuation in
-                let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                    var outcome = Outcome()
+            let work = Task { [plain] in
+                var outcome = Outcome()
+                do {
+                    let (data, response): (Data, URLResponse)
+                    switch upload {
+                    case .data(let body)?: (data, response) = try await plain.upload(for: request, from: body)
+                    case .file(let file)?: (data, response) = try await plain.upload(for: request, fromFile: file)
+                    case nil: (data, response) = try await plain.data(for: request)
+                    }
                     outcome.record(response: response)
+                    outcome.body = data
+                } catch {
                     outcome.record(error: error)
-                    outcome.body = data ?? Data()
-                    continuation.resume(returning: outcome)
                 }
-                let task: URLSessionTask
-                if let upload {
-                    task = plain.uploadTask(with: request, from: upload, completionHandler: handler)
-                } else {
-                    task = plain.dataTask(with: request, completionHandler: handler)
-                }
-                task.resume()
+                return outcome
             }
+            if case .immediately = cancellation { work.cancel() }
+            return await work.value
+        case .completionHandler:
+            return await sendWithCompletionHandler(request, on: plain, upload: upload, cancellation: cancellation)
         case .delegate:
             return await withCheckedContinuation { continuation in
                 let task: URLSessionTask
-                if let upload {
-                    task = delegating.uploadTask(with: request, from: upload)
-                } else {
-                    task = delegating.dataTask(with: request)
+                switch upload {
+                case .data(let body)?: task = delegating.uploadTask(with: request, from: body)
+                case .file(let file)?: task = delegating.uploadTask(with: request, fromFile: file)
+                case nil: task = delegating.dataTask(with: request)
                 }
-                recorder.register(task, cancelAfterFirstChunk: cancelAfterFirstChunk, continuation: continuation)
+                recorder.register(
+                    task,
+                    cancelAfterFirstChunk: cancellation == .afterFirstChunk,
+                    continuation: continuation
+                )
                 task.resume()
+                if case .immediately = cancellation { task.cancel() }
             }
+        }
+    }
+
+    /// Sends with a completion handler; `session` may be the delegate-based one (mixed use).
+    ///
+    /// - Returns: What the app saw.
+    func sendWithCompletionHandler(
+        _ request: URLRequest,
+        on session: URLSession,
+        upload: Upload? = nil,
+        cancellation: Cancellation = .none
+    ) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+                var outcome = Outcome()
+                outcome.record(response: response)
+                outcome.record(error: error)
+                outcome.body = data ?? Data()
+                continuation.resume(returning: outcome)
+            }
+            let task: URLSessionTask
+            switch upload {
+            case .data(let body)?:
+                task = session.uploadTask(with: request, from: body, completionHandler: handler)
+            case .file(let file)?:
+                task = session.uploadTask(with: request, fromFile: file, completionHandler: handler)
+            case nil:
+                task = session.dataTask(with: request, completionHandler: handler)
+            }
+            task.resume()
+            if case .immediately = cancellation { task.cancel() }
         }
     }
 }

@@ -70,8 +70,8 @@ struct Differential {
     func run(
         _ request: URLRequest,
         style: CallerStyle,
-        upload: Data? = nil,
-        cancelAfterFirstChunk: Bool = false,
+        upload: Upload? = nil,
+        cancellation: Cancellation = .none,
         serverCount: ServerCount = .exactly(1),
         allowing allowance: Allowance = .none,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -80,44 +80,61 @@ struct Differential {
             making: { request },
             style: style,
             upload: upload,
-            cancelAfterFirstChunk: cancelAfterFirstChunk,
+            cancellation: cancellation,
             serverCount: serverCount,
             allowing: allowance,
             sourceLocation: sourceLocation
         )
     }
 
-    /// Like ``run(_:style:upload:cancelAfterFirstChunk:serverCount:allowing:sourceLocation:)``, with a new
+    /// Like ``run(_:style:upload:cancellation:serverCount:allowing:sourceLocation:)``, with a new
     /// request per side (for bodies that can be read only once, such as `httpBodyStream`).
     @discardableResult
     func run(
         making makeRequest: () -> URLRequest,
         style: CallerStyle,
-        upload: Data? = nil,
-        cancelAfterFirstChunk: Bool = false,
+        upload: Upload? = nil,
+        cancellation: Cancellation = .none,
         serverCount: ServerCount = .exactly(1),
         allowing allowance: Allowance = .none,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Pair {
+        try await run(
+            making: makeRequest,
+            serverCount: serverCount,
+            allowing: allowance,
+            sourceLocation: sourceLocation
+        ) { client, request in
+            await client.send(request, style: style, upload: upload, cancellation: cancellation)
+        }
+    }
+
+    /// The differential core: `perform` sends one tagged request from one side and reports the outcome.
+    @discardableResult
+    func run(
+        making makeRequest: () -> URLRequest,
+        serverCount: ServerCount = .exactly(1),
+        allowing allowance: Allowance = .none,
+        expectsCapture: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        perform: @Sendable (Client, URLRequest) async -> Outcome
+    ) async throws -> Pair {
         let directSent = await send(
             makeRequest(),
             via: direct,
-            style: style,
-            upload: upload,
-            cancelAfterFirstChunk: cancelAfterFirstChunk,
             serverCount: serverCount,
-            sourceLocation: sourceLocation
+            sourceLocation: sourceLocation,
+            perform: perform
         )
         let nettapSent = await send(
             makeRequest(),
             via: nettap,
-            style: style,
-            upload: upload,
-            cancelAfterFirstChunk: cancelAfterFirstChunk,
             serverCount: serverCount,
-            sourceLocation: sourceLocation
+            sourceLocation: sourceLocation,
+            perform: perform
         )
         expectEquivalent(directSent.outcome, nettapSent.outcome, allowing: allowance, sourceLocation: sourceLocation)
+        guard expectsCapture else { return Pair(direct: directSent, nettap: nettapSent, capture: nil) }
         let capture = await captured(testID: nettapSent.testID)
         #expect(capture != nil, "no finished capture for \(nettapSent.testID)", sourceLocation: sourceLocation)
         if let capture {
@@ -126,40 +143,46 @@ struct Differential {
         return Pair(direct: directSent, nettap: nettapSent, capture: capture)
     }
 
-    /// Sends one request from one side and waits for the server's log lines.
+    /// Sends one request from one side in a caller style and waits for the server's log lines.
     func send(
         _ request: URLRequest,
         via client: Client,
         style: CallerStyle,
-        upload: Data? = nil,
-        cancelAfterFirstChunk: Bool = false,
         serverCount: ServerCount = .exactly(1),
         sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Sent {
+        await send(request, via: client, serverCount: serverCount, sourceLocation: sourceLocation) { client, request in
+            await client.send(request, style: style)
+        }
+    }
+
+    /// Tags the request with a fresh `X-Test-ID`, sends it with `perform`, and waits for the server's log lines.
+    func send(
+        _ request: URLRequest,
+        via client: Client,
+        serverCount: ServerCount = .exactly(1),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        perform: @Sendable (Client, URLRequest) async -> Outcome
     ) async -> Sent {
         let testID = Self.makeTestID(client.name)
         var tagged = request
         tagged.setValue(testID, forHTTPHeaderField: HTTPBin.testIDHeader)
-        let outcome = await client.send(
-            tagged,
-            style: style,
-            upload: upload,
-            cancelAfterFirstChunk: cancelAfterFirstChunk
-        )
+        let outcome = await perform(client, tagged)
         var lines: [HTTPBin.LogLine] = []
         if case .exactly(let count) = serverCount {
-            lines = await server.waitForRequests(withTestID: testID, count: count)
+            lines = await server.waitForRequests(withTestID: testID, count: count, timeout: .seconds(30))
             #expect(
                 lines.count == count,
-                "\(client.name) \(style): server saw \(lines.count) requests, expected \(count): \(lines)",
+                "\(client.name): server saw \(lines.count) requests, expected \(count): \(lines)",
                 sourceLocation: sourceLocation
             )
         }
         return Sent(testID: testID, outcome: outcome, serverLines: lines)
     }
 
-    /// NetTap's finished capture record carrying this `X-Test-ID`, waiting up to 10 seconds.
+    /// NetTap's finished capture record carrying this `X-Test-ID`, waiting up to 30 seconds.
     func captured(testID: String) async -> Transaction? {
-        await withDeadline(.seconds(10)) {
+        await withDeadline(.seconds(30)) {
             await Interceptor.shared.captureLog.waitForFinished { transaction in
                 transaction.request.headers[HTTPBin.testIDHeader] == testID
             }
