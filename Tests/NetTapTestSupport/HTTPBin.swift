@@ -166,6 +166,8 @@ public final class HTTPBin: @unchecked Sendable {
         }
         if exited.wait(timeout: .now() + 5) == .timedOut, process.isRunning {
             process.terminate()
+        } else {
+            try? FileManager.default.removeItem(at: accessLog.deletingLastPathComponent())
         }
     }
 
@@ -257,8 +259,17 @@ public final class HTTPBin: @unchecked Sendable {
 
     /// Runs gunicorn under a launcher that stops it when the launcher's standard input closes (at `stop()` or
     /// when this process dies) or when the launcher receives SIGTERM.
+    ///
+    /// Foundation's `Process` on Linux starts the child with the blocked-signal mask of the spawning thread
+    /// (observed: `SigBlk: fffffffe3bfbea27` in `/proc/PID/status`, so SIGTERM and SIGINT stay pending forever)
+    /// and with this process's other descriptors open (a copy of the pipe's write end keeps standard input
+    /// from ever reaching end-of-file). The launcher undoes both before starting gunicorn.
     private static let launcher = """
-        import signal, subprocess, sys, threading
+        import os, signal, subprocess, sys, threading
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(number, signal.SIG_DFL)
+        os.closerange(3, 65536)
         child = subprocess.Popen([sys.executable, "-m", "gunicorn", *sys.argv[1:]])
         def stop(*_):
             if child.poll() is None:
@@ -296,6 +307,8 @@ public final class HTTPBin: @unchecked Sendable {
             "httpbin:app",
         ]
         let input = Pipe()
+        // Only the launcher may hold the read end; no other child of this process may keep the write end open.
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.standardInput = input
         let output = try FileHandle(forWritingTo: errorLog)
         output.seekToEndOfFile()
