@@ -31,7 +31,12 @@ let package = Package(
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
         .executableTarget(name: "nettap-bench", dependencies: ["NetTapCore"], swiftSettings: strict),
 
-        .target(name: "NetTapTestSupport", dependencies: ["NetTapCore"], path: "Tests/NetTapTestSupport"),
+        .target(
+            name: "NetTapTestSupport",
+            dependencies: ["NetTapCore"],
+            path: "Tests/NetTapTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
         .testTarget(
             name: "NetTapHARTests",
@@ -45,7 +50,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NetTapIntegrationTests",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"]
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]
