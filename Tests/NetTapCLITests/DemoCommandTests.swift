@@ -2,6 +2,7 @@ import Foundation
 import NetTapCLI
 import NetTapCore
 import NetTapHAR
+import NetTapTestSupport
 import Testing
 
 @Suite("nettap demo")
@@ -67,12 +68,9 @@ struct DemoCommandTests {
         #expect(interceptor.captureLog.transactions.count == 10)
     }
 
-    @Test(
-        "with --upstream it also sends a live GET and POST through the forwarding transport",
-        .enabled(if: Loopback.httpbin != nil, "no httpbin on loopback (set NETTAP_HTTPBIN, default 127.0.0.1:18080)")
-    )
+    @Test("with --upstream it also sends a live GET and POST through the forwarding transport")
     func upstream() async throws {
-        let base = try #require(Loopback.httpbin)
+        let base = try await HTTPBin.shared().baseURL.absoluteString
         let directory = try makeTemporaryDirectory()
         let run = await runCLI(["demo", "--upstream", base + "/anything"], workingDirectory: directory)
         #expect(run.exitCode == .success)

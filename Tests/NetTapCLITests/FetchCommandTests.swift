@@ -2,6 +2,7 @@ import Foundation
 import NetTapCLI
 import NetTapCore
 import NetTapHAR
+import NetTapTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -108,12 +109,9 @@ struct FetchCommandTests {
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test(
-        "a live request reports the redirects NetTap followed",
-        .enabled(if: Loopback.httpbin != nil, "no httpbin on loopback (set NETTAP_HTTPBIN, default 127.0.0.1:18080)")
-    )
+    @Test("a live request reports the redirects NetTap followed")
     func liveRedirects() async throws {
-        let base = try #require(Loopback.httpbin)
+        let base = try await HTTPBin.shared().baseURL.absoluteString
         let run = await runCLI(["fetch", base + "/redirect/2"])
         #expect(run.exitCode == .success)
         #expect(run.standardOutput.contains("\"url\": \"\(base)/get\""))
@@ -121,12 +119,9 @@ struct FetchCommandTests {
         #expect(run.standardError.hasSuffix(" ms, 2 redirects, answered by network\n"))
     }
 
-    @Test(
-        "--timeout fails a slow live request with URLError -1001",
-        .enabled(if: Loopback.httpbin != nil, "no httpbin on loopback (set NETTAP_HTTPBIN, default 127.0.0.1:18080)")
-    )
+    @Test("--timeout fails a slow live request with URLError -1001")
     func timeout() async throws {
-        let base = try #require(Loopback.httpbin)
+        let base = try await HTTPBin.shared().baseURL.absoluteString
         let run = await runCLI(["fetch", base + "/delay/5", "--timeout", "1"])
         #expect(run.exitCode == .failure)
         #expect(run.standardError == "nettap: fetch: \(base)/delay/5: request failed: URLError -1001 (timedOut)\n")
