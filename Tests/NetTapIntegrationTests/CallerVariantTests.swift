@@ -63,7 +63,17 @@ struct CallerVariantTests {
         #expect(pair.nettap.outcome.body.count == 50_000)
     }
 
-    @Test("cancelling right after resume ends with -999 alike", arguments: CallerStyle.allCases)
+    /// Cancelling right after `resume()` should end with -999 on both sides; disabled on 6.3.1.
+    ///
+    /// On FoundationNetworking 6.3.1 `resume()` followed at once by `cancel()` crashes the process
+    /// within a few dozen tries even with no NetTap in the session ("TaskRegistry.swift:118: Fatal error: Trying
+    /// to access a behaviour for a task that in not in the registry", from `URLSessionTask.cancel()`); see
+    /// docs/testing.md. Enable it on a toolchain where the direct side survives.
+    @Test(
+        "cancelling right after resume ends with -999 alike",
+        .disabled("resume() then cancel() crashes FoundationNetworking 6.3.1 itself (docs/testing.md)"),
+        arguments: CallerStyle.allCases
+    )
     func cancelImmediately(style: CallerStyle) async throws {
         let differential = try await Differential()
         // Whether the request reached the server (and NetTap) before the cancel is a race on both sides.

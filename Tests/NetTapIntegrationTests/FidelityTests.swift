@@ -367,7 +367,9 @@ struct SlowFidelityTests {
     ///
     /// This found a race in the body channel (chunks overtaken by later ones and by the end): about one run in
     /// five truncated one 100 KiB body with no error.
-    @Test("96 concurrent 100 KiB downloads in every caller style, some cancelled, all arrive intact through NetTap")
+    @Test(
+        "96 concurrent 100 KiB downloads in every caller style, some delegates cancelling, all arrive intact through NetTap"
+    )
     func concurrentLargeBodies() async throws {
         let differential = try await Differential()
         let seeded = "/bytes/102400?seed=9"
@@ -380,8 +382,9 @@ struct SlowFidelityTests {
         let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
             for index in 0..<96 {
                 let style = CallerStyle.allCases[index % CallerStyle.allCases.count]
-                let cancellation: Cancellation =
-                    index % 7 == 0 ? (style == .delegate ? .afterFirstChunk : .immediately) : .none
+                // Only delegates cancel: `cancel()` right after `resume()` crashes FoundationNetworking 6.3.1
+                // itself (see docs/testing.md), and async or completion callers have no mid-body hook.
+                let cancellation: Cancellation = index % 7 == 0 && style == .delegate ? .afterFirstChunk : .none
                 let path = index.isMultiple(of: 2) ? seeded : "/stream-bytes/102400?seed=9&chunk_size=700"
                 let request = URLRequest(url: differential.server.url(path))
                 group.addTask {
@@ -395,7 +398,7 @@ struct SlowFidelityTests {
         #expect(outcomes.count == 96)
         for (index, outcome) in outcomes {
             let style = CallerStyle.allCases[index % CallerStyle.allCases.count]
-            if index % 7 == 0, outcome.errorCode == URLError.Code.cancelled.rawValue { continue }
+            if index % 7 == 0, style == .delegate, outcome.errorCode == URLError.Code.cancelled.rawValue { continue }
             #expect(outcome.error == nil, "request \(index) (\(style)): \(outcome)")
             #expect(outcome.body.count == 102_400, "request \(index) (\(style)): \(outcome.body.count) bytes")
             if index.isMultiple(of: 2) {

@@ -166,9 +166,8 @@ public final class HTTPBin: @unchecked Sendable {
         }
         if exited.wait(timeout: .now() + 5) == .timedOut, process.isRunning {
             process.terminate()
-        } else {
-            try? FileManager.default.removeItem(at: accessLog.deletingLastPathComponent())
         }
+        try? FileManager.default.removeItem(at: accessLog.deletingLastPathComponent())
     }
 
     // MARK: - URLs and the access log
