@@ -34,6 +34,11 @@ public struct FetchCommand: Command {
             OptionSpec(names: ["--har"], valueName: "OUT", help: "Writes the transaction as a HAR 1.2 file."),
             OptionSpec(names: ["-i", "--include"], help: "Prints the status line and response headers first."),
             OptionSpec(
+                names: ["--shared-session"],
+                help: "Sends through URLSession.shared, installed with installForSharedSession(); fails with the "
+                    + "reason when the shared session cannot be intercepted."
+            ),
+            OptionSpec(
                 names: ["--timeout"],
                 valueName: "SECONDS",
                 help: "Fails with URLError -1001 (timedOut) after SECONDS; 60 by default."
@@ -71,6 +76,8 @@ public struct FetchCommand: Command {
     public var includesHeaders: Bool
     /// The request timeout in seconds; `nil` keeps URLSession's 60.
     public var timeoutSeconds: Double?
+    /// Whether to send through `URLSession.shared` (global installation) instead of a session of its own.
+    public var usesSharedSession: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -127,6 +134,7 @@ public struct FetchCommand: Command {
         }
         harPath = arguments.value("--har")
         includesHeaders = arguments.has("-i")
+        usesSharedSession = arguments.has("--shared-session")
     }
 
     /// Sends the request and prints the response.
@@ -142,8 +150,23 @@ public struct FetchCommand: Command {
         if let timeoutSeconds { request.timeoutInterval = timeoutSeconds }
 
         let interceptor = environment.interceptor
-        let session = interceptor.makeSession()
-        defer { session.finishTasksAndInvalidate() }
+        let session: URLSession
+        if usesSharedSession {
+            guard interceptor === Interceptor.shared else {
+                throw Self.usage("--shared-session", "works only with the shared interceptor")
+            }
+            if case .notInterceptable(let reason) = interceptor.installForSharedSession() {
+                throw CLIError.failure(
+                    command: "fetch",
+                    input: "--shared-session",
+                    message: "URLSession.shared cannot be intercepted in this process: \(reason)"
+                )
+            }
+            session = URLSession.shared
+        } else {
+            session = interceptor.makeSession()
+        }
+        defer { if !usesSharedSession { session.finishTasksAndInvalidate() } }
         let started = ContinuousClock.now
         let outcome: Result<(Data, URLResponse), any Error>
         do {

@@ -1,4 +1,6 @@
 import Foundation
+import NetTapHAR
+import NetTapTestSupport
 import Testing
 
 /// The built `nettap` executable: in the products directory beside the test bundle, or in `.build/debug`.
@@ -84,5 +86,23 @@ struct BuiltBinaryTests {
         #expect(result.standardError.hasPrefix("nettap: report: "))
         #expect(result.standardError.contains("broken.har"))
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("fetch --shared-session intercepts URLSession.shared in a fresh process and captures the request")
+    func sharedSession() async throws {
+        let server = try await HTTPBin.shared()
+        let har = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nettap-shared-\(UUID().uuidString).har"
+        )
+        defer { try? FileManager.default.removeItem(at: har) }
+        let result = try await BuiltBinary.run([
+            "fetch", "--shared-session", server.url("/get?via=shared").absoluteString, "--har", har.path,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\"via\": \"shared\""))
+        let document = try HARDocument.load(contentsOf: har)
+        #expect(document.log.entries.count == 1)
+        #expect(document.log.entries.first?.response.status == 200)
+        #expect(document.log.entries.first?.request.url.hasSuffix("/get?via=shared") == true)
     }
 }

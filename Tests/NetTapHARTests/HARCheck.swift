@@ -3,7 +3,7 @@ import Foundation
 /// Runs the independent HAR checker (`../shared/tools/har-check/har_check.py`) when its venv is set up.
 ///
 /// The venv is `$HAR_CHECK_VENV` or `~/.cache/har-check-venv` (made by `setup.sh`); the script is
-/// `$HAR_CHECK_SCRIPT` or found beside the repository.
+/// `$HAR_CHECK_SCRIPT` (or `$HAR_CHECK`, as `scripts/test` sets it) or found beside the repository.
 enum HARCheck {
     static var python: URL? {
         let environment = ProcessInfo.processInfo.environment
@@ -15,7 +15,8 @@ enum HARCheck {
     }
 
     static var script: URL? {
-        if let path = ProcessInfo.processInfo.environment["HAR_CHECK_SCRIPT"] {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["HAR_CHECK_SCRIPT"] ?? environment["HAR_CHECK"] {
             return URL(fileURLWithPath: path)
         }
         // Tests/NetTapHARTests/HARCheck.swift → repository → its parent holds shared/.

@@ -24,8 +24,8 @@ public func withDeadline<T: Sendable>(
                 return pending
             }?.resume(returning: value)
         }
-        Task {
-            try? await Task.sleep(for: timeout)
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
             let pending = once.withLock { pending in
                 defer { pending = nil }
                 return pending

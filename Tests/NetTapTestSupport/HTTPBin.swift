@@ -262,14 +262,22 @@ public final class HTTPBin: @unchecked Sendable {
     /// Foundation's `Process` on Linux starts the child with the blocked-signal mask of the spawning thread
     /// (observed: `SigBlk: fffffffe3bfbea27` in `/proc/PID/status`, so SIGTERM and SIGINT stay pending forever)
     /// and with this process's other descriptors open (a copy of the pipe's write end keeps standard input
-    /// from ever reaching end-of-file). The launcher undoes both before starting gunicorn.
+    /// from ever reaching end-of-file). The launcher undoes both before starting gunicorn: it closes inherited
+    /// pipes, but not sockets — Foundation's `Process` watches a socket held by the child to learn that it exited;
+    /// closing it makes Foundation block in `wait4` for this launcher, which stalls every other `Process` in the
+    /// test run (seen as a hang of `waitUntilExit` in unrelated tests). gunicorn itself inherits nothing.
     private static let launcher = """
-        import os, signal, subprocess, sys, threading
+        import os, signal, stat, subprocess, sys, threading
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(number, signal.SIG_DFL)
-        os.closerange(3, 65536)
-        child = subprocess.Popen([sys.executable, "-m", "gunicorn", *sys.argv[1:]])
+        for fd in range(3, 4096):
+            try:
+                if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                    os.close(fd)
+            except OSError:
+                pass
+        child = subprocess.Popen([sys.executable, "-m", "gunicorn", *sys.argv[1:]], close_fds=True)
         def stop(*_):
             if child.poll() is None:
                 child.send_signal(signal.SIGINT)

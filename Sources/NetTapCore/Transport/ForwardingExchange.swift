@@ -24,6 +24,7 @@ final class ForwardingExchange: @unchecked Sendable {
         var cancelled = false
         var pausedHandle: AnyObject?
         var pauseReasons: Set<PauseReason> = []
+        var earlyData: [Data] = []
     }
 
     /// Bytes the app may lag behind the network before the transfer is paused, and the mark to resume at.
@@ -72,7 +73,9 @@ final class ForwardingExchange: @unchecked Sendable {
                 let wasPaused = !state.pauseReasons.isEmpty
                 if active { state.pauseReasons.insert(reason) } else { state.pauseReasons.remove(reason) }
                 let isPaused = !state.pauseReasons.isEmpty
-                if isPaused && !wasPaused, let task = state.innerTask { return .pause(task) }
+                // Only a transfer whose head has arrived is paused: pausing libcurl while it still reads the
+                // header makes FoundationNetworking take the rest for an HTTP/0.9 body and never report the head.
+                if isPaused && !wasPaused && state.headDelivered, let task = state.innerTask { return .pause(task) }
                 if !isPaused && wasPaused, let handle = state.pausedHandle {
                     state.pausedHandle = nil
                     return .resume(handle)
@@ -165,21 +168,36 @@ final class ForwardingExchange: @unchecked Sendable {
     // MARK: - Delegate callbacks (on the forwarding session's delegate queue)
 
     func didReceive(response: URLResponse, from task: URLSessionTask) {
-        let deliver = state.withLock { state -> Bool in
-            guard state.innerTask === task, state.pendingRedirect == nil, !state.headDelivered else { return false }
+        let (deliver, pauseNow) = state.withLock { state -> (Bool, Bool) in
+            guard state.innerTask === task, state.pendingRedirect == nil, !state.headDelivered else {
+                return (false, false)
+            }
             state.headDelivered = true
-            return true
+            return (true, !state.pauseReasons.isEmpty && state.pausedHandle == nil)
         }
         guard deliver else { return }
         context.markFirstByte()
         resumeHead(returning: makeResponse(response))
+        if pauseNow, let handle = TransferPause.easyHandle(of: task), TransferPause.setPaused(true, easyHandle: handle)
+        {
+            state.withLock { $0.pausedHandle = handle }
+        }
     }
 
     func didReceive(data: Data, from task: URLSessionTask) {
-        let relay = state.withLock { state in
-            state.innerTask === task && state.pendingRedirect == nil && state.headDelivered
+        enum Route {
+            case relay
+            case keep
+            case drop
         }
-        if relay { channel.send(data) }
+        let route = state.withLock { state -> Route in
+            guard state.innerTask === task, state.pendingRedirect == nil else { return .drop }
+            if state.headDelivered { return .relay }
+            // Body bytes before the head (FoundationNetworking reported no head): keep them for the late head.
+            state.earlyData.append(data)
+            return .keep
+        }
+        if case .relay = route { channel.send(data) }
     }
 
     func willRedirect(response: HTTPURLResponse, newRequest: URLRequest, from task: URLSessionTask) {
@@ -246,9 +264,14 @@ final class ForwardingExchange: @unchecked Sendable {
             channel.finish(throwing: mapped)
         case .finish(let lateHead):
             if let lateHead {
-                state.withLock { $0.headDelivered = true }
+                let early = state.withLock { state in
+                    state.headDelivered = true
+                    defer { state.earlyData = [] }
+                    return state.earlyData
+                }
                 context.markFirstByte()
                 resumeHead(returning: makeResponse(lateHead))
+                for chunk in early { channel.send(chunk) }
             }
             channel.finish()
         }

@@ -92,6 +92,13 @@ final class Client: Sendable {
         delegating = URLSession(configuration: configuration, delegate: recorder, delegateQueue: nil)
     }
 
+    /// Sessions made by `interceptor` (so they run through its own pipeline and capture log).
+    init(name: String, interceptor: Interceptor, configuration: URLSessionConfiguration = .default) {
+        self.name = name
+        plain = interceptor.makeSession(configuration: configuration)
+        delegating = interceptor.makeSession(configuration: configuration, delegate: recorder)
+    }
+
     /// Plain `URLSession` with the default configuration.
     static let direct = Client(name: "direct", configuration: .default)
     /// A session from `Interceptor.shared.makeConfiguration()`.
