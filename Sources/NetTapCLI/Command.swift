@@ -34,7 +34,7 @@ public struct CommandEnvironment: Sendable {
     public var standardOutput: CommandOutput
     /// Where diagnostics and error lines go.
     public var standardError: CommandOutput
-    /// The interceptor whose pipeline and capture log the command uses; ``Interceptor/shared`` in the tool.
+    /// The interceptor whose pipeline and capture log the command uses; `Interceptor/shared` in the tool.
     public var interceptor: Interceptor
     /// The directory relative file paths are resolved against.
     public var workingDirectory: URL
@@ -44,7 +44,7 @@ public struct CommandEnvironment: Sendable {
     /// - Parameters:
     ///   - standardOutput: Where results go.
     ///   - standardError: Where diagnostics go.
-    ///   - interceptor: The interceptor to use; ``Interceptor/shared`` by default.
+    ///   - interceptor: The interceptor to use; `Interceptor/shared` by default.
     ///   - workingDirectory: The base of relative paths; the process's current directory by default.
     public init(
         standardOutput: CommandOutput,

@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// `nettap demo`: shows NetTap at work without any network.
 ///
-/// Installs a ``HARResponder`` over the bundled `demo.har` (a small handwritten capture of the fictional
+/// Installs a `HARResponder` over the bundled `demo.har` (a small handwritten capture of the fictional
 /// API `https://api.nettap.example`) as the interceptor's only handler, sends real URLSession requests in
 /// all three caller styles (``DemoCaller``), prints a table of what each caller received and who answered,
 /// and writes the capture as a HAR 1.2 file.
@@ -78,7 +78,7 @@ public struct DemoCommand: Command {
         public var byteCount: Int
         /// The transaction's duration in milliseconds, from NetTap's capture.
         public var milliseconds: Double?
-        /// Who answered (``Transaction/answeredBy``), or `?` when the capture is missing.
+        /// Who answered (`Transaction/answeredBy`), or `?` when the capture is missing.
         public var answeredBy: String
         /// The error the caller received, if any.
         public var error: URLError?

@@ -18,7 +18,7 @@ public enum NetTapCLI {
     /// The commands, in the order `nettap --help` lists them.
     public static let commands: [any Command.Type] = [DemoCommand.self, FetchCommand.self, ReportCommand.self]
 
-    /// Runs the tool with the process's interceptor (``Interceptor/shared``) and working directory.
+    /// Runs the tool with the process's interceptor (`Interceptor/shared`) and working directory.
     ///
     /// - Parameters:
     ///   - arguments: The arguments after the program name.

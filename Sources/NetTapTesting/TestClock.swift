@@ -2,7 +2,7 @@ import Foundation
 
 /// A clock that moves only when a test says so, for testing delays without sleeping.
 ///
-/// Handlers sleep on ``NetTapCore/TransactionContext/clock``; give the interceptor or harness a `TestClock`
+/// Handlers sleep on `NetTapCore/TransactionContext/clock`; give the interceptor or harness a `TestClock`
 /// and call ``advance(by:)`` to wake them deterministically.
 ///
 /// ```swift

@@ -174,8 +174,12 @@ public final class Interceptor: Sendable {
 
     /// Undoes ``installForSharedSession()`` and turns interception off for this interceptor, so every
     /// installed session behaves as without NetTap (requests already in flight finish as they started).
+    ///
+    /// Only ``shared`` removes the global registration; another interceptor only stops serving its sessions.
     public func uninstall() {
-        URLProtocol.unregisterClass(NetTapURLProtocol.self)
+        if self === Interceptor.shared {
+            URLProtocol.unregisterClass(NetTapURLProtocol.self)
+        }
         isEnabled = false
     }
 

@@ -11,12 +11,12 @@ import FoundationNetworking
 /// ``Interceptor/installForSharedSession()`` registers it globally.
 ///
 /// What it does for each HTTP(S) request:
-/// 1. Looks at the app's task (``CallerInfo``). Download tasks, and upload tasks whose body cannot be read
+/// 1. Looks at the app's task (`CallerInfo`). Download tasks, and upload tasks whose body cannot be read
 ///    for sure, are handed untouched to the platform's own HTTP protocol (still captured).
 /// 2. On a global queue (never on URLSession's queue): makes the body visible, merges the caller session's
 ///    additional headers, starts the capture record, and runs the pipeline in a task.
 /// 3. Relays the response head, the body (chunks to delegate callers, one buffer to completion-handler and
-///    async callers) and the end through a ``ClientRelay`` that never calls the client after finish or stop.
+///    async callers) and the end through a `ClientRelay` that never calls the client after finish or stop.
 ///
 /// Thread safety: the URL Loading System calls `startLoading` and `stopLoading` on the task's serial queue;
 /// everything else happens on other queues and reaches the client only through the relay.

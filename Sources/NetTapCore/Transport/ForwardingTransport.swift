@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// The transport that sends requests to the real network through one shared forwarding `URLSession`.
 ///
-/// One session serves every request with the same ``ForwardingProfile`` (in a typical app: one session for
+/// One session serves every request with the same `ForwardingProfile` (in a typical app: one session for
 /// the process); a delegate routes each inner task's callbacks to its exchange by task identifier.
 /// Redirects are followed here, not by the platform (Linux crashes on `wasRedirectedTo`), with the method
 /// and body rules of RFC 9110 §15.4, the `Cookie` header rebuilt from cookie storage on every hop, and a
