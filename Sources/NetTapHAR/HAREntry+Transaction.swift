@@ -68,7 +68,7 @@ extension HAREntry {
             milestones.end = derived.end
         }
         let responseURL = record?.responseURL.map(HARURL.url(from:)) ?? captured.url
-        let error = record.map { $0.error.map(TransactionError.init(record:)) } ?? derivedError()
+        let error = record.map(\.error) ?? derivedError()
         let state =
             record?.state.flatMap(Transaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
         return Transaction(
@@ -128,7 +128,7 @@ extension HARNetTapRecord {
         answeredBy = transaction.answeredBy
         annotations = transaction.annotations.isEmpty ? nil : transaction.annotations
         redirects = transaction.redirects.isEmpty ? nil : transaction.redirects.map(Redirect.init(hop:))
-        error = transaction.error.map { Failure(domain: $0.domain, code: $0.code, message: $0.message) }
+        error = transaction.error
         startSecondsSince2001 = transaction.timings.startDate.timeIntervalSinceReferenceDate
         requestSent = transaction.timings.requestSent
         firstByte = transaction.timings.firstByte
@@ -160,11 +160,5 @@ extension RedirectHop {
             headers: HTTPHeaders(record.headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
             elapsedMilliseconds: record.elapsedMilliseconds
         )
-    }
-}
-
-extension TransactionError {
-    fileprivate init(record: HARNetTapRecord.Failure) {
-        self.init(domain: record.domain, code: record.code, message: record.message)
     }
 }

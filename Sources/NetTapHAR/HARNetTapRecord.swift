@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// What NetTap knows about a transaction beyond HAR 1.2, stored in an entry's custom field `_netTap`.
 ///
@@ -21,7 +22,7 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     /// Redirect hops followed before the final response, in order.
     public var redirects: [Redirect]?
     /// The failure, if any.
-    public var error: Failure?
+    public var error: TransactionError?
     /// The exact start in seconds since 2001-01-01T00:00:00Z, Foundation's reference date, which `Date`
     /// stores without rounding (HAR's `startedDateTime` keeps milliseconds only).
     public var startSecondsSince2001: Double?
@@ -64,28 +65,6 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
             self.status = status
             self.headers = headers
             self.elapsedMilliseconds = elapsedMilliseconds
-        }
-    }
-
-    /// A transaction's failure.
-    public struct Failure: Codable, Sendable, Hashable {
-        /// The error domain, for example `NSURLErrorDomain`.
-        public var domain: String
-        /// The error code, for example −1001.
-        public var code: Int
-        /// The message.
-        public var message: String
-
-        /// Creates a failure record.
-        ///
-        /// - Parameters:
-        ///   - domain: The domain.
-        ///   - code: The code.
-        ///   - message: The message.
-        public init(domain: String, code: Int, message: String) {
-            self.domain = domain
-            self.code = code
-            self.message = message
         }
     }
 }
