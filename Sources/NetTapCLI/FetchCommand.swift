@@ -82,8 +82,8 @@ public struct FetchCommand: Command {
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
-    /// - Throws: A usage ``CLIError`` for a URL that is not http(s), a malformed header, method or timeout,
-    ///   or both `-d` and `--data-file`.
+    /// - Throws: A usage ``CLIError`` for a URL that is not http(s), a malformed header (or one whose value holds
+    ///   CR, LF or NUL), method or timeout, both `-d` and `--data-file`, or a body with GET or HEAD.
     public init(arguments: ParsedArguments) throws(CLIError) {
         let text = arguments.positionals.first ?? ""
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -102,6 +102,9 @@ public struct FetchCommand: Command {
             let value = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard Self.isToken(name) else {
                 throw Self.usage("-H \(Formatting.quoted(field))", "header must look like 'Name: value'")
+            }
+            guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                throw Self.usage("-H \(Formatting.quoted(field))", "a header value cannot contain CR, LF or NUL")
             }
             headers.add(name: name, value: value)
         }
@@ -123,6 +126,12 @@ public struct FetchCommand: Command {
             throw Self.usage("-X \(Formatting.quoted(method))", "not a valid HTTP method")
         }
         self.method = method.uppercased()
+        if body != nil, self.method == "GET" || self.method == "HEAD" {
+            throw Self.usage(
+                "-X \(Formatting.quoted(method))",
+                "a \(self.method) request cannot have a body (-d or --data-file); use POST, PUT or PATCH"
+            )
+        }
 
         if let timeout = arguments.value("--timeout") {
             guard let seconds = Double(timeout), seconds > 0, seconds.isFinite else {
@@ -147,6 +156,10 @@ public struct FetchCommand: Command {
         request.httpMethod = method
         for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
         request.httpBody = try loadBody(environment)
+        // Like curl: a body given with -d or --data-file is form data unless a Content-Type says otherwise.
+        if request.httpBody != nil, request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
         if let timeoutSeconds { request.timeoutInterval = timeoutSeconds }
 
         let interceptor = environment.interceptor

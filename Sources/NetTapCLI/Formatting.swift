@@ -92,8 +92,21 @@ enum Formatting {
         return String(data: data, encoding: .utf8) != nil
     }
 
-    /// Quotes a user's input for an error line: `"value"` with inner quotes escaped.
+    /// Quotes a user's input for an error line: `"value"` with inner quotes and control characters (CR, LF, tab,
+    /// NUL) escaped, so the error stays on one line.
     static func quoted(_ value: String) -> String {
-        "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        // By Unicode scalar: "\r\n" is one Character, and each half must be escaped.
+        var escaped = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\r": escaped += "\\r"
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            case "\0": escaped += "\\0"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"" + escaped + "\""
     }
 }

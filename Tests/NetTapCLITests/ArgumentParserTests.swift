@@ -144,6 +144,18 @@ struct TopLevelTests {
             ),
             (["fetch", "http://127.0.0.1/", "-X", "GE T"], #"nettap: fetch: -X "GE T": not a valid HTTP method"#),
             (
+                ["fetch", "http://127.0.0.1/", "-H", "X: a\r\nInjected: b"],
+                #"nettap: fetch: -H "X: a\r\nInjected: b": a header value cannot contain CR, LF or NUL"#
+            ),
+            (
+                ["fetch", "http://127.0.0.1/", "-X", "GET", "-d", "x"],
+                #"nettap: fetch: -X "GET": a GET request cannot have a body"#
+            ),
+            (
+                ["fetch", "http://127.0.0.1/", "-X", "head", "--data-file", "f"],
+                #"nettap: fetch: -X "head": a HEAD request cannot have a body"#
+            ),
+            (
                 ["fetch", "http://127.0.0.1/", "--timeout", "soon"],
                 #"nettap: fetch: --timeout "soon": must be a positive number of seconds"#
             ),
