@@ -38,6 +38,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
+        .testTarget(name: "NetTapTests", dependencies: ["NetTap", "NetTapTestSupport"]),
         .testTarget(
             name: "NetTapHARTests",
             dependencies: ["NetTapHAR", "NetTapCore", "NetTapTestSupport"],
