@@ -42,16 +42,23 @@ struct ReadmeExampleTests {
             .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?
-            .components(separatedBy: "```").first)
+        let block = try #require(
+            readme.components(separatedBy: "```swift\n").dropFirst().first?
+                .components(separatedBy: "```").first
+        )
         let readmeLines = block.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { !$0.hasPrefix("let interceptor") }
-        let marked = try #require(source.components(separatedBy: "// README-BEGIN\n").dropFirst().first?
-            .components(separatedBy: "        // README-END").first)
+        let marked = try #require(
+            source.components(separatedBy: "// README-BEGIN\n").dropFirst().first?
+                .components(separatedBy: "        // README-END").first
+        )
         func normalized<S: Sequence>(_ lines: S) -> [String] where S.Element: StringProtocol {
             lines.map { line in
                 line.trimmingCharacters(in: .whitespaces).replacingOccurrences(
-                    of: #"\s+//"#, with: " //", options: .regularExpression)
+                    of: #"\s+//"#,
+                    with: " //",
+                    options: .regularExpression
+                )
             }.filter { !$0.isEmpty }
         }
         #expect(normalized(readmeLines) == normalized(marked.split(separator: "\n")))
