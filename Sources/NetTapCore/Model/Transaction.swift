@@ -237,16 +237,48 @@ public struct TransactionError: Sendable, Hashable, Codable, CustomStringConvert
         self.message = message
     }
 
-    /// Records any error by its `NSError` domain, code and localized description.
+    /// Records any error by its `NSError` domain, code and a readable message.
+    ///
+    /// The message is the error's own description when it has one (FoundationNetworking puts libcurl's message
+    /// there, such as "Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"); for URL
+    /// Loading System codes without one it is the phrase Apple platforms use ("The request timed out."), since
+    /// Linux would otherwise say only "The operation could not be completed".
     /// - Parameter error: The error.
     public init(_ error: any Error) {
-        if let urlError = error as? URLError {
-            self.init(domain: NSURLErrorDomain, code: urlError.errorCode, message: urlError.localizedDescription)
+        let ns = error as NSError
+        let domain = error is URLError ? NSURLErrorDomain : ns.domain
+        let code = (error as? URLError)?.errorCode ?? ns.code
+        let message: String
+        if let own = ns.userInfo[NSLocalizedDescriptionKey] as? String, !own.isEmpty {
+            message = own
+        } else if domain == NSURLErrorDomain, let phrase = Self.urlErrorPhrases[code] {
+            message = phrase
         } else {
-            let ns = error as NSError
-            self.init(domain: ns.domain, code: ns.code, message: ns.localizedDescription)
+            message = ns.localizedDescription
         }
+        self.init(domain: domain, code: code, message: message)
     }
+
+    /// Messages for URL Loading System error codes, as Apple platforms word them.
+    static let urlErrorPhrases: [Int: String] = [
+        NSURLErrorCancelled: "cancelled",
+        NSURLErrorBadURL: "unsupported URL",
+        NSURLErrorTimedOut: "The request timed out.",
+        NSURLErrorUnsupportedURL: "unsupported URL",
+        NSURLErrorCannotFindHost: "A server with the specified hostname could not be found.",
+        NSURLErrorCannotConnectToHost: "Could not connect to the server.",
+        NSURLErrorNetworkConnectionLost: "The network connection was lost.",
+        NSURLErrorDNSLookupFailed: "A server with the specified hostname could not be found.",
+        NSURLErrorHTTPTooManyRedirects: "too many HTTP redirects",
+        NSURLErrorNotConnectedToInternet: "The Internet connection appears to be offline.",
+        NSURLErrorBadServerResponse: "The server returned an invalid response.",
+        NSURLErrorZeroByteResource: "zero byte resource",
+        NSURLErrorCannotDecodeRawData: "cannot decode raw data",
+        NSURLErrorCannotParseResponse: "cannot parse response",
+        NSURLErrorDataLengthExceedsMaximum: "resource exceeds maximum size",
+        NSURLErrorSecureConnectionFailed:
+            "An SSL error has occurred and a secure connection to the server cannot be made.",
+    ]
 
     /// `domain code: message`.
     public var description: String { "\(domain) \(code): \(message)" }
