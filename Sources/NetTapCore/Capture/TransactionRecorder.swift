@@ -79,6 +79,14 @@ package final class TransactionRecorder: Sendable {
         }
     }
 
+    /// Records the size of a body NetTap could not see (a download task writes it to a file), when nothing
+    /// was counted through ``responseChunk(_:)``.
+    package func responseBodyNotKept(totalByteCount: Int64) {
+        state.withLock { state in
+            if state.responseBytes == 0 { state.responseBytes = max(0, totalByteCount) }
+        }
+    }
+
     /// Ends the record: completed when `error` is `nil`, else failed or cancelled.
     package func finish(error: (any Error)?) {
         let transaction = state.withLock { state -> Transaction? in

@@ -114,6 +114,9 @@ public final class NetTapURLProtocol: URLProtocol {
         if capture {
             let context = TransactionContext()
             context.answer(by: Transaction.answeredByPassthrough)
+            if task is URLSessionDownloadTask {
+                context.annotate("passthrough", "download task: the platform writes the body to a file; not kept")
+            }
             let recorder = TransactionRecorder(
                 request: request,
                 body: request.httpBody,

@@ -54,6 +54,11 @@ final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
                 requestURL: requestURL
             )
         }
+        if let task = `protocol`.task, task is URLSessionDownloadTask {
+            // FoundationNetworking counts received bytes only for delegate callers; Content-Length covers the rest.
+            let expected = task.response?.expectedContentLength ?? -1
+            recorder.responseBodyNotKept(totalByteCount: max(task.countOfBytesReceived, expected))
+        }
         recorder.finish(error: nil)
         target.urlProtocolDidFinishLoading(`protocol`)
     }
