@@ -239,11 +239,11 @@ public struct FetchCommand: Command {
             return data
         case .file(let path):
             let fileURL = environment.fileURL(path)
-            guard FileManager.default.fileExists(atPath: fileURL.path) else {
+            if let reason = Formatting.unreadableFileReason(fileURL) {
                 throw CLIError.failure(
                     command: "fetch",
                     input: "--data-file \(Formatting.quoted(path))",
-                    message: "no such file"
+                    message: reason
                 )
             }
             do {

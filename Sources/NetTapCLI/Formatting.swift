@@ -109,4 +109,13 @@ enum Formatting {
         }
         return "\"" + escaped + "\""
     }
+
+    /// Why a path cannot be read as a file, in words: `nil` when it is a readable regular file.
+    static func unreadableFileReason(_ url: URL) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "is a directory, not a file" }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { return "permission denied" }
+        return nil
+    }
 }

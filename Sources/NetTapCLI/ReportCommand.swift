@@ -67,8 +67,8 @@ public struct ReportCommand: Command {
     /// - Throws: ``CLIError`` (exit 1) naming the file when it is missing or not a valid HAR.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let fileURL = environment.fileURL(path)
-        guard FileManager.default.fileExists(atPath: fileURL.path) else {
-            throw CLIError.failure(command: "report", input: path, message: "no such file")
+        if let reason = Formatting.unreadableFileReason(fileURL) {
+            throw CLIError.failure(command: "report", input: path, message: reason)
         }
         let document: HARDocument
         do {

@@ -199,4 +199,20 @@ struct TopLevelTests {
         #expect(run.standardError == "nettap: fetch: --data-file \"no-such-body.json\": no such file\n")
         #expect(interceptor.captureLog.transactions.isEmpty)
     }
+
+    @Test("a directory given as a file exits 1 with one line saying so", arguments: ["report", "fetch"])
+    func directoryAsFile(command: String) async throws {
+        let directory = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("folder.har"),
+            withIntermediateDirectories: true
+        )
+        let arguments =
+            command == "report"
+            ? ["report", "folder.har"] : ["fetch", "http://127.0.0.1:9/", "--data-file", "folder.har"]
+        let run = await runCLI(arguments, interceptor: Interceptor(), workingDirectory: directory)
+        #expect(run.exitCode == .failure)
+        let input = command == "report" ? "folder.har" : "--data-file \"folder.har\""
+        #expect(run.standardError == "nettap: \(command): \(input): is a directory, not a file\n")
+    }
 }
