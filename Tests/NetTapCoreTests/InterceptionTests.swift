@@ -52,6 +52,16 @@ private struct RedirectingAnswer: TransactionHandler {
     }
 }
 
+/// Adds a header on the way out, then answers with the header it saw.
+private struct RewriteThenAnswer: TransactionHandler {
+    let name = "rewrite"
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        var request = request
+        request.setValue("rewritten", forHTTPHeaderField: "X-Rewrite")
+        return try await next(request)
+    }
+}
+
 /// Sleeps on the context clock before answering.
 private struct SlowAnswer: TransactionHandler {
     let name = "slow"
@@ -167,6 +177,17 @@ struct InterceptionTests {
         #expect(transaction.redirects.map(\.statusCode) == [302, 307])
         #expect(transaction.request.url.path == "/start")
         #expect(transaction.response?.url.path == "/end")
+    }
+
+    @Test("the capture records the request as a handler rewrote it")
+    func capturesRewrittenRequest() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [RewriteThenAnswer(), EchoBody()]
+        let session = interceptor.makeSession()
+        _ = try await session.data(from: url)
+        let transaction = try #require(interceptor.captureLog.transactions.first)
+        #expect(transaction.request.headers["X-Rewrite"] == "rewritten")
+        #expect(transaction.answeredBy == "echo")
     }
 
     @Test("a redirect loop fails after 20 hops with httpTooManyRedirects")

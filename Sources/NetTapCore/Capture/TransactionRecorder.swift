@@ -20,11 +20,13 @@ package final class TransactionRecorder: Sendable {
     private let bodyByteLimit: Int
     private let context: TransactionContext
     private let state: Locked<State>
+    private let initialRequest: URLRequest
 
     package init(request: URLRequest, body: Data?, context: TransactionContext, log: CaptureLog, bodyByteLimit: Int) {
         self.log = log
         self.bodyByteLimit = bodyByteLimit
         self.context = context
+        self.initialRequest = request
         let captured = Self.capture(request, body: body, limit: bodyByteLimit)
         let transaction = Transaction(
             id: context.id,
@@ -42,7 +44,8 @@ package final class TransactionRecorder: Sendable {
     /// Records the final response head.
     package func responseHead(_ response: HTTPResponse, requestURL: URL) {
         let transaction = state.withLock { state -> Transaction in
-            if let sent = context.sentRequest {
+            // Handlers may have rewritten the request: record what was really sent (unchanged requests are skipped).
+            if let sent = context.sentRequest, sent != initialRequest {
                 state.transaction.request = Self.capture(
                     sent,
                     body: sent.httpBody ?? state.transaction.request.body?.data,
