@@ -45,7 +45,7 @@ package final class TransactionRecorder: Sendable {
     package func responseHead(_ response: HTTPResponse, requestURL: URL) {
         let transaction = state.withLock { state -> Transaction in
             // Handlers may have rewritten the request: record what was really sent (unchanged requests are skipped).
-            if let sent = context.sentRequest, sent != initialRequest {
+            if let sent = context.sentRequest, Self.differs(sent, from: initialRequest) {
                 state.transaction.request = Self.capture(
                     sent,
                     body: sent.httpBody ?? state.transaction.request.body?.data,
@@ -123,6 +123,13 @@ package final class TransactionRecorder: Sendable {
         if let urlError = error as? URLError { return urlError.code == .cancelled }
         let ns = error as NSError
         return ns.domain == NSURLErrorDomain && ns.code == NSURLErrorCancelled
+    }
+
+    /// Whether a handler changed what the capture shows (`URLRequest`'s own equality ignores header fields on
+    /// swift-corelibs-foundation).
+    static func differs(_ sent: URLRequest, from original: URLRequest) -> Bool {
+        sent.url != original.url || sent.httpMethod != original.httpMethod
+            || sent.allHTTPHeaderFields != original.allHTTPHeaderFields || sent.httpBody != original.httpBody
     }
 
     static func capture(_ request: URLRequest, body: Data?, limit: Int, totalBodyBytes: Int64? = nil) -> CapturedRequest

@@ -26,6 +26,7 @@ enum HandlerRedirects {
         var hops = 0
         while true {
             let response = try await pipeline.send(current, context: context)
+            context.freezeSentRequest()
             guard context.answeredBy != Transaction.answeredByNetwork,
                 followedStatusCodes.contains(response.statusCode),
                 let location = response.headers["Location"],

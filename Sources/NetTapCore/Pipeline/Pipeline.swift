@@ -45,6 +45,7 @@ public struct Pipeline: Sendable {
             return try await transport.send(request, context: context)
         }
         let handler = handlers[index]
+        context.noteStageRequest(request)
         let next = Next(handlerName: handler.name) { request in
             try await run(request, context: context, from: index + 1)
         }

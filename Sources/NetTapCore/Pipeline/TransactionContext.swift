@@ -18,6 +18,7 @@ public final class TransactionContext: Sendable {
         var requestSent: Double?
         var firstByte: Double?
         var sentRequest: URLRequest?
+        var isSentRequestFrozen = false
         var forwardingProfile: ForwardingProfile?
         var requestBodyWasStream = false
     }
@@ -78,18 +79,28 @@ public final class TransactionContext: Sendable {
     /// The redirect hops recorded so far.
     public var redirects: [RedirectHop] { state.withLock { $0.redirects } }
 
-    /// Marks the moment the request left for the network or the answering handler; the first call counts.
+    /// Marks the moment the request left for the network; the first call counts.
     ///
-    /// Later calls (for redirect hops) change neither the time nor ``sentRequest``.
+    /// Later calls (for redirect hops) do not change the time.
     /// - Parameter request: The request as finally sent (after rewrites).
     public func markRequestSent(_ request: URLRequest) {
         let now = elapsedMilliseconds
         state.withLock { state in
-            if state.requestSent == nil {
-                state.requestSent = now
-                state.sentRequest = request
-            }
+            if state.requestSent == nil { state.requestSent = now }
+            if !state.isSentRequestFrozen { state.sentRequest = request }
         }
+    }
+
+    /// Notes the request as a pipeline stage receives it, so the capture shows what the answering stage saw.
+    package func noteStageRequest(_ request: URLRequest) {
+        state.withLock { state in
+            if !state.isSentRequestFrozen { state.sentRequest = request }
+        }
+    }
+
+    /// Keeps ``sentRequest`` as it is from now on (redirect hops must not replace the captured request).
+    package func freezeSentRequest() {
+        state.withLock { $0.isSentRequestFrozen = true }
     }
 
     /// Marks the arrival of the response head; the first call counts.
@@ -105,7 +116,8 @@ public final class TransactionContext: Sendable {
         state.withLock { ($0.requestSent, $0.firstByte) }
     }
 
-    /// The request as last handed to the transport or answering handler, after rewrites.
+    /// The request as the last stage that ran received it (a handler that answered, or the transport), after
+    /// rewrites; for redirected requests, that of the first hop.
     public var sentRequest: URLRequest? { state.withLock { $0.sentRequest } }
 
     /// The caller-session settings the forwarding transport must mirror (set by the interceptor).
