@@ -24,6 +24,10 @@ import Darwin
 /// The server runs `gunicorn -w 4 -k sync`: threaded workers make `/bytes/N?seed=S` non-deterministic
 /// (platform-notes §8). Every request is logged as `METHOD PATH QUERY STATUS X-TEST-ID`.
 ///
+/// The access log and the error log reach this process through pipes (gunicorn's `--access-logfile -` and
+/// `--error-logfile -`), read continuously on their own threads; waiting for a log line or for readiness
+/// waits on those lines arriving, never polls. The error log is also copied to a file while the server runs.
+///
 /// Python is found in `NETTAP_HTTPBIN_PYTHON`, else in `.build/httpbin-venv/bin/python` under the package
 /// root; `scripts/test` creates that venv with the pinned `scripts/requirements-httpbin.txt`.
 ///
@@ -80,17 +84,17 @@ public final class HTTPBin: @unchecked Sendable {
     public let port: Int
     private let process: Process
     private let input: Pipe
-    private let accessLog: URL
-    private let errorLog: URL
+    private let output: ServerOutput
+    private let directory: URL
     private let stopped = StopFlag()
 
-    private init(port: Int, process: Process, input: Pipe, accessLog: URL, errorLog: URL) {
+    private init(port: Int, process: Process, input: Pipe, output: ServerOutput, directory: URL) {
         self.port = port
         self.baseURL = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
         self.process = process
         self.input = input
-        self.accessLog = accessLog
-        self.errorLog = errorLog
+        self.output = output
+        self.directory = directory
     }
 
     deinit {
@@ -123,14 +127,16 @@ public final class HTTPBin: @unchecked Sendable {
     /// Starts a new server on a free port and waits until it answers.
     ///
     /// A free port is found by binding a socket to `127.0.0.1:0` and closing it (gunicorn cannot bind port 0);
-    /// if another process takes the port in between, the start is retried on a new port (up to 5 attempts).
+    /// if another process takes the port in between (gunicorn logs `Connection in use`), the start is retried
+    /// on a new port (up to 5 attempts).
     /// - Parameters:
     ///   - python: The Python interpreter whose environment has httpbin and gunicorn; found as described in
     ///     the type's documentation when `nil`.
     ///   - workers: The number of sync workers; 4 by default.
     ///   - deadline: How long one attempt may take to answer, 30 seconds by default.
     /// - Returns: The running server.
-    /// - Throws: ``Failure`` when no attempt produced a server that answered.
+    /// - Throws: ``Failure`` with gunicorn's error log when it failed for another reason than a taken port
+    ///   (no retry then), or when 5 attempts found their port taken.
     public static func start(
         python: URL? = nil,
         workers: Int = 4,
@@ -143,12 +149,18 @@ public final class HTTPBin: @unchecked Sendable {
         for _ in 0..<5 {
             let port = try freePort()
             let server = try launch(python: interpreter, port: port, workers: workers)
-            if let problem = await server.waitUntilReady(deadline: deadline) {
+            switch await server.waitUntilReady(deadline: deadline) {
+            case .ready:
+                return server
+            case .portTaken(let problem):
                 server.stop()
                 failures.append(problem)
-                continue
+            case .failed(let problem):
+                server.stop()
+                throw Failure(
+                    description: "httpbin did not start:\n" + (failures + [problem]).joined(separator: "\n---\n")
+                )
             }
-            return server
         }
         throw Failure(description: "httpbin did not start:\n" + failures.joined(separator: "\n---\n"))
     }
@@ -167,7 +179,7 @@ public final class HTTPBin: @unchecked Sendable {
         if exited.wait(timeout: .now() + 5) == .timedOut, process.isRunning {
             process.terminate()
         }
-        try? FileManager.default.removeItem(at: accessLog.deletingLastPathComponent())
+        try? FileManager.default.removeItem(at: directory)
     }
 
     // MARK: - URLs and the access log
@@ -184,10 +196,7 @@ public final class HTTPBin: @unchecked Sendable {
     ///
     /// - Returns: The parsed access-log lines, oldest first.
     public func allRequests() -> [LogLine] {
-        guard let data = try? Data(contentsOf: accessLog), let text = String(data: data, encoding: .utf8) else {
-            return []
-        }
-        return text.split(separator: "\n").compactMap(LogLine.init(parsing:))
+        output.current.lines
     }
 
     /// The requests logged so far that carried `X-Test-ID: id`.
@@ -197,10 +206,13 @@ public final class HTTPBin: @unchecked Sendable {
     /// - Parameter id: The `X-Test-ID` value.
     /// - Returns: The matching lines, oldest first.
     public func requests(withTestID id: String) -> [LogLine] {
-        allRequests().filter { $0.testID == id }
+        output.current.linesByTestID[id] ?? []
     }
 
-    /// Waits until at least `count` requests with `X-Test-ID: id` are logged, polling the log every 20 ms.
+    /// Waits until at least `count` requests with `X-Test-ID: id` are logged.
+    ///
+    /// The wait ends when the line that completes the count arrives through the access-log pipe, or when
+    /// `timeout` passes (a `DispatchQueue` timer), whichever comes first; nothing polls.
     ///
     /// - Parameters:
     ///   - id: The `X-Test-ID` value.
@@ -215,13 +227,8 @@ public final class HTTPBin: @unchecked Sendable {
     ) async
         -> [LogLine]
     {
-        let clock = ContinuousClock()
-        let end = clock.now + timeout
-        while true {
-            let lines = requests(withTestID: id)
-            if lines.count >= count || clock.now >= end { return lines }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await output.wait(timeout: timeout) { ($0.linesByTestID[id]?.count ?? 0) >= count }
+        return requests(withTestID: id)
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now (for "connection refused" cases).
@@ -265,7 +272,17 @@ public final class HTTPBin: @unchecked Sendable {
     /// from ever reaching end-of-file). The launcher undoes both before starting gunicorn: it closes inherited
     /// pipes, but not sockets — Foundation's `Process` watches a socket held by the child to learn that it exited;
     /// closing it makes Foundation block in `wait4` for this launcher, which stalls every other `Process` in the
-    /// test run (seen as a hang of `waitUntilExit` in unrelated tests). gunicorn itself inherits nothing.
+    /// test run (seen as a hang of `waitUntilExit` in unrelated tests).
+    ///
+    /// gunicorn inherits nothing but the launcher's standard output and standard error (`close_fds=True`,
+    /// standard input from `/dev/null`): with `--access-logfile -` and `--error-logfile -` it writes its logs
+    /// straight into this process's pipes, one flushed line per record (Python's logging `StreamHandler`
+    /// flushes after every record; `PYTHONUNBUFFERED=1` covers the launcher's own output). No forwarding
+    /// thread sits in between, so nothing can buffer or stall a line.
+    ///
+    /// The standard-input watcher reads with `os.read`, not `sys.stdin.buffer.read()`: a daemon thread blocked in
+    /// a buffered read makes the interpreter abort at exit (`Fatal Python error: _enter_buffered_busy`) when
+    /// gunicorn exits on its own.
     private static let launcher = """
         import os, signal, stat, subprocess, sys, threading
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -277,14 +294,17 @@ public final class HTTPBin: @unchecked Sendable {
                     os.close(fd)
             except OSError:
                 pass
-        child = subprocess.Popen([sys.executable, "-m", "gunicorn", *sys.argv[1:]], close_fds=True)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", *sys.argv[1:]], stdin=subprocess.DEVNULL, close_fds=True
+        )
         def stop(*_):
             if child.poll() is None:
                 child.send_signal(signal.SIGINT)
         signal.signal(signal.SIGTERM, stop)
         def watch():
             try:
-                sys.stdin.buffer.read()
+                while os.read(0, 65536):
+                    pass
             finally:
                 stop()
         threading.Thread(target=watch, daemon=True).start()
@@ -295,9 +315,7 @@ public final class HTTPBin: @unchecked Sendable {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("nettap-httpbin-\(ProcessInfo.processInfo.processIdentifier)-\(port)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let accessLog = directory.appendingPathComponent("access.log")
         let errorLog = directory.appendingPathComponent("error.log")
-        _ = FileManager.default.createFile(atPath: accessLog.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         let process = Process()
         process.executableURL = python
@@ -308,49 +326,98 @@ public final class HTTPBin: @unchecked Sendable {
             "--worker-class", "sync",
             "--no-control-socket",
             "--graceful-timeout", "1",
-            "--access-logfile", accessLog.path,
+            "--access-logfile", "-",
             "--access-logformat", accessLogFormat,
-            "--error-logfile", errorLog.path,
+            "--error-logfile", "-",
             "httpbin:app",
         ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONUNBUFFERED"] = "1"
+        process.environment = environment
         let input = Pipe()
-        // Only the launcher may hold the read end; no other child of this process may keep the write end open.
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let accessLog = Pipe()
+        let errorOutput = Pipe()
+        // Only the launcher may hold these pipes: no other child of this process may keep a copy of a write
+        // end (standard input would never reach end-of-file; the logs would never end) or of a read end.
+        // `Process` dup2()s the launcher's ends onto 0, 1 and 2, which clears close-on-exec there.
+        for handle in [
+            input.fileHandleForWriting, input.fileHandleForReading,
+            accessLog.fileHandleForReading, accessLog.fileHandleForWriting,
+            errorOutput.fileHandleForReading, errorOutput.fileHandleForWriting,
+        ] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.standardInput = input
-        let output = try FileHandle(forWritingTo: errorLog)
-        output.seekToEndOfFile()
-        process.standardOutput = output
-        process.standardError = output
+        process.standardOutput = accessLog
+        process.standardError = errorOutput
         do {
             try process.run()
         } catch {
             throw Failure(description: "could not run \(python.path): \(error)")
         }
-        return HTTPBin(port: port, process: process, input: input, accessLog: accessLog, errorLog: errorLog)
+        // `run()` closed this process's copies of the launcher's ends, so each stream ends when the launcher,
+        // gunicorn and its workers have all exited.
+        let output = ServerOutput(output: accessLog, error: errorOutput, errorLog: errorLog)
+        return HTTPBin(port: port, process: process, input: input, output: output, directory: directory)
     }
 
-    /// Polls until this server answers a probe request and logs it; `nil` when ready, else the reason.
-    private func waitUntilReady(deadline: Duration) async -> String? {
+    /// How a start attempt ended.
+    private enum Readiness {
+        /// The server answers on its port.
+        case ready
+        /// Another process holds the port: worth another attempt on a new port.
+        case portTaken(String)
+        /// Any other failure, with the reason and gunicorn's error log.
+        case failed(String)
+    }
+
+    /// Waits until gunicorn reports listening on this server's port, then until a probe request is answered
+    /// and logged by it.
+    ///
+    /// Both waits end on an event (an error-log line, an access-log line, or the logs ending because gunicorn
+    /// exited) or at the deadline; nothing polls. A port taken by another process shows as gunicorn's
+    /// `Connection in use` error; the probe's access-log line proves that the workers answer on the port.
+    private func waitUntilReady(deadline: Duration) async -> Readiness {
         let clock = ContinuousClock()
         let end = clock.now + deadline
-        let token = "nettap-httpbin-probe-\(UUID().uuidString)"
-        while clock.now < end {
-            guard process.isRunning else {
-                return "gunicorn exited (status \(process.terminationStatus)) on port \(port):\n\(errorLogText())"
-            }
-            // A probe answered and logged by *this* server (not another one that took the port meanwhile).
-            if Self.probe(port: port, testID: token) {
-                let lines = await waitForRequests(withTestID: token, count: 1, timeout: .seconds(5))
-                if !lines.isEmpty { return nil }
-                return "port \(port) answered, but not from this gunicorn (port taken by another process)"
-            }
-            try? await Task.sleep(for: .milliseconds(50))
+        let listening = "Listening at: http://127.0.0.1:\(port) ("
+        let collision = "Connection in use"
+        let reported = await output.wait(timeout: deadline) { snapshot in
+            snapshot.hasEnded || snapshot.errorText.contains(listening) || snapshot.errorText.contains(collision)
         }
-        return "gunicorn did not answer on port \(port) within \(deadline):\n\(errorLogText())"
-    }
-
-    private func errorLogText() -> String {
-        (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "(no error log)"
+        let errorText = output.current.errorText
+        if errorText.contains(collision) {
+            return .portTaken("port \(port) is taken by another process:\n\(errorText)")
+        }
+        guard errorText.contains(listening) else {
+            if reported {
+                return .failed("gunicorn exited before listening on port \(port):\n\(errorText)")
+            }
+            return .failed("gunicorn did not report listening on port \(port) within \(deadline):\n\(errorText)")
+        }
+        let token = "nettap-httpbin-probe-\(UUID().uuidString)"
+        let connection: Int32
+        switch Self.sendProbe(port: port, testID: token) {
+        case .success(let descriptor):
+            connection = descriptor
+        case .failure(let failure):
+            return .failed(
+                "gunicorn reported listening on port \(port), but the probe failed: \(failure)\n\(errorText)"
+            )
+        }
+        // The connection stays open until the probe is logged, so the worker can answer it in full.
+        defer { close(connection) }
+        _ = await output.wait(timeout: max(.zero, end - clock.now)) { snapshot in
+            snapshot.hasEnded || snapshot.linesByTestID[token] != nil
+        }
+        let snapshot = output.current
+        if snapshot.linesByTestID[token] != nil { return .ready }
+        if snapshot.hasEnded {
+            return .failed("gunicorn exited before answering a probe on port \(port):\n\(snapshot.errorText)")
+        }
+        return .failed(
+            "gunicorn did not log a probe request on port \(port) within \(deadline):\n\(snapshot.errorText)"
+        )
     }
 
     /// A free TCP port on 127.0.0.1: bind port 0, read the port the kernel chose, close.
@@ -375,14 +442,16 @@ public final class HTTPBin: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Sends `GET /get` with the test-ID header over a raw socket (no URLSession, so the probe creates no
-    /// session in the test process); `true` when an HTTP status line came back within 2 seconds.
-    private static func probe(port: Int, testID: String) -> Bool {
+    /// Connects to the port and sends `GET /get` with the test-ID header over a raw socket (no URLSession, so
+    /// the probe creates no session in the test process).
+    ///
+    /// Returns the open socket, which the caller closes once the probe's access-log line arrived; the answer
+    /// itself is not read (it waits in the socket's receive buffer).
+    private static func sendProbe(port: Int, testID: String) -> Result<Int32, Failure> {
         let descriptor = socket(AF_INET, socketStreamType, 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+        guard descriptor >= 0 else { return .failure(Failure(description: "socket() failed: errno \(errno)")) }
+        // Bounds connect() and send() (Linux applies SO_SNDTIMEO to connect).
         var limit = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = loopbackAddress(port: port)
         let connected = withUnsafePointer(to: &address) { pointer in
@@ -390,16 +459,21 @@ public final class HTTPBin: @unchecked Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return false }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(Failure(description: "connect() failed: errno \(code)"))
+        }
         let request = Array(
             "GET /get HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\(testIDHeader): \(testID)\r\n\r\n".utf8
         )
         let sent = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-        guard sent == request.count else { return false }
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard received > 0 else { return false }
-        return buffer.prefix(received).starts(with: Array("HTTP/".utf8))
+        guard sent == request.count else {
+            let code = errno
+            close(descriptor)
+            return .failure(Failure(description: "send() sent \(sent) of \(request.count) bytes: errno \(code)"))
+        }
+        return .success(descriptor)
     }
 
     private static func loopbackAddress(port: Int) -> sockaddr_in {
