@@ -181,8 +181,9 @@ public struct DemoCommand: Command {
 
         let transactions = rows.compactMap(\.transaction)
         let harURL = environment.fileURL(harPath)
+        let har = HARDocument(transactions: transactions)
         do {
-            let data = try HARDocument(transactions: transactions).encoded()
+            let data = try har.encoded()
             try data.write(to: harURL, options: .atomic)
         } catch {
             throw CLIError.failure(
@@ -191,7 +192,8 @@ public struct DemoCommand: Command {
                 message: "cannot write: \(error.localizedDescription)"
             )
         }
-        environment.standardOutput.write("HAR: wrote \(transactions.count) entries to \(harPath)\n")
+        // A redirected transaction is one entry per hop plus its final entry.
+        environment.standardOutput.write("HAR: wrote \(har.log.entries.count) entries to \(harPath)\n")
 
         if let failed = rows.first(where: { $0.error != nil }), let error = failed.error {
             throw CLIError.failure(

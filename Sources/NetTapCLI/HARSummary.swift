@@ -4,11 +4,16 @@ import NetTapHAR
 /// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest entries.
 ///
 /// Definitions (HAR 1.2 field names):
-/// - **bytes in**: the response `content.size` (the decoded body) when ≥ 0, else `response.bodySize` when
-///   ≥ 0, else 0. HAR uses −1 for "unknown"; unknown sizes are ignored, not subtracted.
+/// - **bytes in**: the larger of the response `content.size` (the decoded body) and `response.bodySize` (the
+///   body as transferred), 0 when neither is known. HAR uses −1 for "unknown"; unknown sizes are ignored, not
+///   subtracted. Taking the larger counts a NetTap export of a large download fully: NetTap keeps the first
+///   bytes of a long body, writes the size of the text kept as `content.size` (so `text` and `size` agree for
+///   strict HAR readers) and the full decoded size as `bodySize`.
 /// - **bytes out**: `request.bodySize` when ≥ 0, else the UTF-8 length of `request.postData.text`, else 0.
 /// - **failed**: entries with `response.status` 0 (no response: blocked, aborted, network error).
-/// - **HTTP errors**: entries with `response.status` ≥ 400 (4xx and 5xx together); they are not failures.
+/// - **HTTP errors**: entries with `response.status` ≥ 400 (4xx and 5xx together); they are not failures, and
+///   neither are redirects (3xx), such as the redirect hop entries browsers and NetTap write before the final
+///   response.
 /// - **p50 / p95**: nearest-rank percentiles of the entry `time` (milliseconds): the value at rank
 ///   ⌈p/100 · n⌉ of the n ascending times. Entries with a negative `time` are left out; `nil` when none remain.
 ///
@@ -31,7 +36,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
         public var bytesOut: Int64
         /// Entries with status 0.
         public var failed: Int
-        /// Entries with status ≥ 400.
+        /// Entries with status ≥ 400 (redirects, 3xx, are not errors).
         public var httpErrors: Int
         /// The nearest-rank median of `time`, in milliseconds; `nil` without timed entries.
         public var p50Milliseconds: Double?
@@ -117,14 +122,13 @@ public struct HARSummary: Sendable, Hashable, Codable {
         return sortedValues[min(max(rank, 1), sortedValues.count) - 1]
     }
 
-    /// The response bytes of one entry: `content.size`, else `bodySize`, else 0 (−1 means unknown in HAR).
+    /// The response bytes of one entry: the larger of `content.size` and `bodySize`, 0 when both are unknown
+    /// (−1 in HAR).
     ///
     /// - Parameter entry: The entry.
     /// - Returns: Bytes, never negative.
     public static func bytesIn(_ entry: HAREntry) -> Int64 {
-        let contentSize = Int64(entry.response.content.size)
-        if contentSize >= 0 { return contentSize }
-        return max(0, Int64(entry.response.bodySize))
+        max(0, Int64(entry.response.content.size), Int64(entry.response.bodySize))
     }
 
     /// The request body bytes of one entry: `bodySize`, else the length of `postData.text`, else 0.

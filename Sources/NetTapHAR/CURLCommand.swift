@@ -22,6 +22,15 @@ import NetTapCore
 /// `printf '%s' 'AAEC/w==' | base64 --decode | curl … --data-binary @-` (`base64 --decode` exists in GNU
 /// coreutils and macOS). No comment line is emitted, because interactive zsh does not accept comments.
 ///
+/// A body NetTap kept only in part (`CapturedBody.isTruncated`) is sent as kept, never silently: the command
+/// starts with a no-op `:` command whose quoted argument says so, which sh, bash and zsh all run and ignore, and
+/// a captured `Content-Length` is left out, so curl announces the size it really sends instead of waiting for
+/// bytes it does not have:
+///
+/// ```
+/// : 'NetTap: request body truncated to 1048576 of 2000000 bytes; this command sends only those'; curl …
+/// ```
+///
 /// Header values whose names are in `redactedHeaderNames` (case-insensitive) are replaced by the marker
 /// `[REDACTED]`, so a shared command leaks no credentials and says where something was removed.
 public enum CURLCommand {
@@ -33,7 +42,8 @@ public enum CURLCommand {
     /// - Parameters:
     ///   - request: The request to repeat.
     ///   - redactedHeaderNames: Header names (any case) whose values are replaced by `[REDACTED]`.
-    /// - Returns: A shell command, one option per line joined with ` \` line continuations.
+    /// - Returns: A shell command, one option per line joined with ` \` line continuations; prefixed with a
+    ///   `: '…';` note when the body was truncated.
     public static func make(
         for request: CapturedRequest,
         redactedHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -51,7 +61,8 @@ public enum CURLCommand {
         if url.contains(where: { "[]{}".contains($0) }) {
             options.append("--globoff")
         }
-        for field in request.headers {
+        let isTruncated = request.body?.isTruncated ?? false
+        for field in request.headers where !(isTruncated && field.name.lowercased() == "content-length") {
             let value = redacted.contains(field.name.lowercased()) ? redactionMarker : field.value
             // curl removes a header given as `Name:`; `Name;` sends it with an empty value.
             options.append("-H \(quote(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)"))")
@@ -60,11 +71,17 @@ public enum CURLCommand {
             options.append("--compressed")
         }
         var pipeline = ""
+        if let body = request.body, body.isTruncated {
+            let note =
+                "NetTap: request body truncated to \(body.data.count) of \(body.totalByteCount) bytes; "
+                + "this command sends only those"
+            pipeline = ": \(quote(note)); "
+        }
         if let body = request.body {
             if let text = inlineText(body.data) {
                 options.append("--data-binary \(quote(text))")
             } else {
-                pipeline = "printf '%s' \(quote(body.data.base64EncodedString())) | base64 --decode | "
+                pipeline += "printf '%s' \(quote(body.data.base64EncodedString())) | base64 --decode | "
                 options.append("--data-binary @-")
             }
         }

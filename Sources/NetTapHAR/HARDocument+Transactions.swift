@@ -2,20 +2,58 @@ import Foundation
 import NetTapCore
 
 extension HARDocument {
-    /// Creates a HAR 1.2 document with one entry per transaction, in the given order.
+    /// Creates a HAR 1.2 document with the entries of each transaction, in the given order.
+    ///
+    /// A transaction gives one entry, or N + 1 when it followed N redirects: one per hop, then the final
+    /// request's, as Chrome and Firefox write them (see ``HAREntry/entries(for:)``). HAR viewers then show each
+    /// URL with its own status; ``transactions()`` folds the hops back.
     ///
     /// - Parameters:
     ///   - transactions: The transactions, for example a capture log's.
     ///   - creator: The `creator` to record; NetTap by default.
-    /// - Complexity: O(total size of the transactions' bodies).
+    /// - Complexity: O(total size of the transactions' bodies and hops).
     public init(transactions: [Transaction], creator: HARCreator = .netTap) {
-        self.init(log: HARLog(creator: creator, pages: [], entries: transactions.map { HAREntry(transaction: $0) }))
+        self.init(
+            log: HARLog(creator: creator, pages: [], entries: transactions.flatMap { HAREntry.entries(for: $0) })
+        )
     }
 
     /// The transactions the entries describe, in order (see ``HAREntry/transaction()``).
     ///
-    /// - Returns: One transaction per entry.
+    /// Entries from other tools give one transaction each. The redirect hop entries NetTap wrote
+    /// (``HAREntry/isRedirectHop``) are folded into the transaction of their final entry, which keeps the hops
+    /// in its `_netTap` record; the first hop entry gives back the request headers and body as first sent.
+    /// A hop entry whose final entry is missing from the document becomes a transaction of its own.
+    ///
+    /// - Returns: One transaction per entry, hop entries excepted.
+    /// - Complexity: O(number of entries plus the size of their bodies).
     public func transactions() -> [Transaction] {
-        log.entries.map { $0.transaction() }
+        var hopCounts: [String: Int] = [:]
+        for entry in log.entries where !entry.isRedirectHop {
+            if let id = entry.netTap?.id, let count = entry.netTap?.redirects?.count, count > 0 {
+                hopCounts[id] = count
+            }
+        }
+        func foldedHop(_ entry: HAREntry) -> (id: String, hop: Int)? {
+            guard let id = entry.netTap?.redirectOf, let hop = entry.netTap?.hop, let count = hopCounts[id],
+                (0..<count).contains(hop)
+            else { return nil }
+            return (id, hop)
+        }
+        var firstRequests: [String: CapturedRequest] = [:]
+        for entry in log.entries {
+            if let (id, hop) = foldedHop(entry), hop == 0, firstRequests[id] == nil {
+                firstRequests[id] = entry.request.capturedRequest()
+            }
+        }
+        return log.entries.compactMap { entry in
+            guard foldedHop(entry) == nil else { return nil }
+            var transaction = entry.transaction()
+            if let id = entry.netTap?.id, hopCounts[id] != nil, let first = firstRequests[id] {
+                transaction.request.headers = first.headers
+                transaction.request.body = first.body
+            }
+            return transaction
+        }
     }
 }

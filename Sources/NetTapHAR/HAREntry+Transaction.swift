@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 extension HAREntry {
-    /// Creates a HAR entry from a NetTap transaction.
+    /// Creates the HAR entry of a transaction's final request (its only entry when it followed no redirects).
     ///
     /// The request and response map field by field (see ``HARRequest/init(request:httpVersion:)`` and
     /// ``HARResponse/init(response:)``); a transaction without a response gets status 0 and the error in
@@ -15,44 +15,74 @@ extension HAREntry {
     /// `comment` as short text and into the custom field `_netTap` (``HARNetTapRecord``), from which
     /// ``transaction()`` restores it.
     ///
+    /// For a transaction that followed redirects, the entry shows the last request, as browsers write it: its
+    /// method after the RFC 9110 §15.4 rules, the final URL, the body only when it went along; it starts at the
+    /// last hop and its timings cover the time after it. ``HAREntry/entries(for:)`` also writes an entry for
+    /// each hop, and ``HARDocument/init(transactions:creator:)`` writes them all.
+    ///
     /// - Parameter transaction: The transaction.
     public init(transaction: Transaction) {
-        let timings = HARTimings(milestones: transaction.timings)
+        self.init(transaction: transaction, chain: HARRedirectChain(transaction: transaction))
+    }
+
+    init(transaction: Transaction, chain: HARRedirectChain) {
+        let segment = chain.milestones(ofSegment: transaction.redirects.count, in: transaction)
+        let timings = HARTimings(milestones: segment)
         let response =
             transaction.response.map { HARResponse(response: $0) } ?? HARResponse.noResponse(error: transaction.error)
+        let request = chain.finalRequest
+        var record = HARNetTapRecord(transaction: transaction)
+        if request.method != transaction.request.method {
+            record.requestMethod = transaction.request.method
+        }
+        if request.url != transaction.request.url {
+            record.requestURL = transaction.request.url.absoluteString
+        }
         self.init(
-            startedDateTime: HARDate.string(from: transaction.timings.startDate),
+            startedDateTime: HARDate.string(from: segment.startDate),
             time: timings.total,
-            request: HARRequest(
-                request: transaction.request,
-                httpVersion: transaction.response?.httpVersion ?? "HTTP/1.1"
-            ),
+            request: HARRequest(request: request, httpVersion: transaction.response?.httpVersion ?? "HTTP/1.1"),
             response: response,
             cache: HARCache(),
             timings: timings,
             comment: Self.summary(of: transaction),
-            netTap: HARNetTapRecord(transaction: transaction)
+            netTap: record
         )
     }
 
     /// The NetTap transaction this entry describes.
     ///
     /// With a `_netTap` record (files NetTap wrote) the identifier, state, answering handler, notes,
-    /// redirect hops, error, exact start and milestones come back as they were. Without one (other tools'
-    /// files) the identifier is new, the state is `completed` (`failed` for status 0, with the error taken
-    /// from Chrome's `_error` or the comments), and milestones are derived from `timings`
-    /// (``HARTimings/init(milestones:)`` in reverse).
+    /// redirect hops, error, exact start and milestones come back as they were, and so do the method and URL
+    /// of a redirected transaction's first request. Its request headers and body are those of the entry (the
+    /// last request); ``HARDocument/transactions()`` takes them from the first hop entry instead, which has
+    /// them as they were sent. Without a record (other tools' files), and for a hop entry read on its own, the
+    /// identifier is new, the state is `completed` (`failed` for status 0, with the error taken from Chrome's
+    /// `_error` or the comments), and milestones are derived from `timings` (``HARTimings/init(milestones:)``
+    /// in reverse).
     ///
     /// - Returns: The transaction.
     public func transaction() -> Transaction {
-        let captured = request.capturedRequest()
-        let record = netTap
+        var captured = request.capturedRequest()
+        let record = isRedirectHop ? nil : netTap
+        if let method = record?.requestMethod { captured.method = method }
+        if let url = record?.requestURL { captured.url = HARURL.url(from: url) }
         let hasResponse = response.status > 0
         let parsedStart = HARDate.date(from: startedDateTime)
         var startDate = parsedStart ?? Date(timeIntervalSince1970: 0)
         if let exact = record?.startSecondsSince2001 {
+            // The entry of a redirected transaction starts at its last hop.
+            let offset = (record?.redirects?.last?.elapsedMilliseconds ?? 0) / 1000
             let candidate = Date(timeIntervalSinceReferenceDate: exact)
-            if parsedStart.map({ abs($0.timeIntervalSince(candidate)) < 0.001 }) ?? true {
+            if let parsedStart {
+                if abs(parsedStart.timeIntervalSince(candidate)) < 0.001
+                    || abs(parsedStart.timeIntervalSince(candidate) - offset) < 0.001
+                {
+                    startDate = candidate
+                } else {
+                    startDate = parsedStart.addingTimeInterval(-offset)
+                }
+            } else {
                 startDate = candidate
             }
         }

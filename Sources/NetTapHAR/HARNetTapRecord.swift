@@ -5,8 +5,15 @@ import NetTapCore
 ///
 /// HAR 1.2 allows custom fields whose names start with `_`. NetTap writes this object so that importing
 /// its own export restores the transaction exactly: identifier, state, who answered, handler notes,
-/// redirect hops, the error, the exact start and milestones, and the final URL. Other tools ignore it;
-/// the entry's `comment` carries the same facts as readable text.
+/// redirect hops, the error, the exact start and milestones, the first request's method and URL, and the
+/// final URL. Other tools ignore it; the entry's `comment` carries the same facts as readable text.
+///
+/// A transaction that followed N redirects is written as N + 1 entries, as browsers do: one per hop, whose
+/// record holds only ``redirectOf`` and ``hop``, then the final request's entry with the full record.
+///
+/// ```json
+/// "_netTap": {"redirectOf": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "hop": 0}
+/// ```
 public struct HARNetTapRecord: Codable, Sendable, Hashable {
     /// The custom field name, `_netTap`.
     public static let fieldName = "_netTap"
@@ -34,6 +41,15 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     public var end: Double?
     /// The final URL after redirects, when it differs from the request URL.
     public var responseURL: String?
+    /// The transaction's request method, when the entry's `request` shows a later request of its redirect
+    /// chain with another method (a POST that a 303 turned into a GET, say).
+    public var requestMethod: String?
+    /// The transaction's request URL, when the entry's `request` shows a later request of its redirect chain.
+    public var requestURL: String?
+    /// On a redirect hop entry: the ``id`` of the transaction whose hop it is; `nil` on other entries.
+    public var redirectOf: String?
+    /// On a redirect hop entry: the hop's position in the transaction's ``redirects``, from 0.
+    public var hop: Int?
 
     /// Creates an empty record.
     public init() {}

@@ -56,14 +56,19 @@ struct DemoCommandTests {
                     + "https://api.nettap.example/v1/profile and the caller received the final 200."
             )
         )
-        #expect(lines.contains("HAR: wrote 10 entries to capture.har"))
+        // The redirected request is two entries: its 301 hop, then the final 200.
+        #expect(lines.contains("HAR: wrote 11 entries to capture.har"))
 
         let har = try HARDocument.load(contentsOf: directory.appendingPathComponent("capture.har"))
-        #expect(har.log.entries.count == 10)
-        let redirected = try #require(har.log.entries.first { $0.request.url.hasSuffix("/v1/me") })
-        #expect(redirected.transaction().redirects.map(\.statusCode) == [301])
-        #expect(har.log.entries.map(\.request.url) == Self.expectedRows.map { DemoCommand.baseURL + $0.2 })
-        #expect(har.log.entries.map { "\($0.response.status)" } == Self.expectedRows.map(\.3))
+        #expect(har.log.entries.count == 11)
+        let hop = try #require(har.log.entries.firstIndex { $0.request.url.hasSuffix("/v1/me") })
+        #expect(har.log.entries[hop].isRedirectHop)
+        #expect(har.log.entries[hop].response.status == 301)
+        #expect(har.log.entries[hop + 1].request.url == DemoCommand.baseURL + "/v1/profile")
+        let transactions = har.transactions()
+        #expect(transactions.map(\.request.url.absoluteString) == Self.expectedRows.map { DemoCommand.baseURL + $0.2 })
+        #expect(transactions.map { "\($0.response?.statusCode ?? 0)" } == Self.expectedRows.map(\.3))
+        #expect(transactions.first { $0.request.url.path == "/v1/me" }?.redirects.map(\.statusCode) == [301])
         #expect(interceptor.handlers.isEmpty, "the demo restores the interceptor's handlers")
         #expect(interceptor.captureLog.transactions.count == 10)
     }
@@ -80,7 +85,8 @@ struct DemoCommandTests {
         #expect(rows.first?.contains("GET") == true)
         #expect(rows.last?.contains("POST") == true)
         let har = try HARDocument.load(contentsOf: directory.appendingPathComponent("nettap-demo.har"))
-        #expect(har.log.entries.count == 12)
+        #expect(har.log.entries.count == 13)
+        #expect(har.transactions().count == 12)
     }
 
     @Test("a failing upstream still prints the table and writes the HAR, then exits 1 naming the URL and code")
@@ -94,6 +100,7 @@ struct DemoCommandTests {
         )
         #expect(run.standardOutput.contains("ERR -1004"))
         let har = try HARDocument.load(contentsOf: directory.appendingPathComponent("nettap-demo.har"))
-        #expect(har.log.entries.count == 12)
+        #expect(har.log.entries.count == 13)
+        #expect(har.transactions().count == 12)
     }
 }

@@ -1,7 +1,74 @@
 import Foundation
 import NetTapCLI
+import NetTapCore
 import NetTapHAR
 import Testing
+
+/// A NetTap export: a 5,000,000-byte download kept in part, a request redirected once, and a 404.
+enum NetTapExport {
+    static let truncatedByteCount: Int64 = 5_000_000
+
+    static func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:8080" + path) ?? URL(fileURLWithPath: "/")
+    }
+
+    static var transactions: [Transaction] {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let timings = Timings(startDate: start, requestSent: 1, firstByte: 10, end: 20)
+        return [
+            Transaction(
+                request: CapturedRequest(method: "GET", url: url("/big.txt"), headers: [:]),
+                response: CapturedResponse(
+                    statusCode: 200,
+                    headers: ["Content-Type": "text/plain"],
+                    url: url("/big.txt"),
+                    body: CapturedBody(
+                        data: Data(repeating: UInt8(ascii: "a"), count: 1_048_576),
+                        totalByteCount: truncatedByteCount
+                    )
+                ),
+                timings: timings,
+                state: .completed
+            ),
+            Transaction(
+                request: CapturedRequest(method: "GET", url: url("/old"), headers: [:]),
+                response: CapturedResponse(
+                    statusCode: 200,
+                    headers: ["Content-Type": "text/plain"],
+                    url: url("/new"),
+                    body: CapturedBody(data: Data("ok".utf8))
+                ),
+                redirects: [
+                    RedirectHop(
+                        method: "GET",
+                        url: url("/old"),
+                        statusCode: 302,
+                        headers: ["Location": "/new"],
+                        elapsedMilliseconds: 5
+                    )
+                ],
+                timings: timings,
+                state: .completed
+            ),
+            Transaction(
+                request: CapturedRequest(method: "GET", url: url("/missing"), headers: [:]),
+                response: CapturedResponse(
+                    statusCode: 404,
+                    headers: ["Content-Type": "text/plain"],
+                    url: url("/missing"),
+                    body: CapturedBody(data: Data("nope".utf8))
+                ),
+                timings: timings,
+                state: .completed
+            ),
+        ]
+    }
+
+    /// The export as written to and read back from a file.
+    static func document() throws -> HARDocument {
+        try HARDocument.decode(try HARDocument(transactions: transactions).encoded(), source: "nettap.har")
+    }
+}
 
 @Suite("HAR summary statistics")
 struct HARSummaryTests {
@@ -86,6 +153,46 @@ struct HARSummaryTests {
     }
 }
 
+@Suite("HAR summary of NetTap's own exports")
+struct NetTapExportSummaryTests {
+    @Test("a truncated 5,000,000-byte download counts in full: bodySize wins over the kept content.size")
+    func truncatedDownload() throws {
+        let document = try NetTapExport.document()
+        let big = document.log.entries[0]
+        #expect(big.response.content.size == 1_048_576)
+        #expect(big.response.bodySize == 5_000_000)
+        #expect(HARSummary.bytesIn(big) == 5_000_000)
+
+        let summary = HARSummary(entries: document.log.entries)
+        #expect(summary.total.bytesIn == 5_000_000 + 2 + 4)
+    }
+
+    @Test("redirect hop entries are requests of their own but neither failures nor HTTP errors")
+    func redirectHops() throws {
+        let entries = try NetTapExport.document().log.entries
+        #expect(entries.map(\.response.status) == [200, 302, 200, 404])
+        #expect(entries[1].isRedirectHop)
+        let summary = HARSummary(entries: entries)
+        #expect(summary.total.requests == 4)
+        #expect(summary.total.httpErrors == 1)
+        #expect(summary.total.failed == 0)
+        #expect(summary.statusCounts.map { [$0.status, $0.count] } == [[200, 2], [302, 1], [404, 1]])
+    }
+
+    @Test("unknown sizes (-1) never lower the count: the larger known size wins")
+    func largerKnownSize() throws {
+        var entry = try NetTapExport.document().log.entries[3]
+        entry.response.content.size = -1
+        entry.response.bodySize = 120
+        #expect(HARSummary.bytesIn(entry) == 120)
+        entry.response.content.size = 300
+        #expect(HARSummary.bytesIn(entry) == 300)
+        entry.response.content.size = -1
+        entry.response.bodySize = -1
+        #expect(HARSummary.bytesIn(entry) == 0)
+    }
+}
+
 @Suite("nettap report")
 struct ReportCommandTests {
     @Test("prints the per-host table, the status histogram and the slowest entries")
@@ -102,6 +209,22 @@ struct ReportCommandTests {
         #expect(lines.contains("(all)                  3     30974          0       1            0    14.7    58.2"))
         #expect(lines.contains("   304      1"))
         #expect(lines.contains("Slowest 3:"))
+    }
+
+    @Test("reports a NetTap export's truncated download in full and its redirect hop as no error")
+    func netTapExport() async throws {
+        let directory = try makeTemporaryDirectory()
+        try NetTapExport.document().write(to: directory.appendingPathComponent("nettap.har"))
+        let run = await runCLI(["report", "nettap.har", "--json"], workingDirectory: directory)
+        #expect(run.exitCode == .success)
+        let summary = try JSONDecoder().decode(HARSummary.self, from: run.standardOutputData)
+        #expect(summary.total.bytesIn == 5_000_006)
+        #expect(summary.total.httpErrors == 1)
+        #expect(summary.total.requests == 4)
+
+        let text = await runCLI(["report", "nettap.har"], workingDirectory: directory)
+        let total = text.standardOutput.components(separatedBy: "\n").first { $0.hasPrefix("(all)") }
+        #expect(total?.split(separator: " ").map(String.init).prefix(6) == ["(all)", "4", "5000006", "0", "0", "1"])
     }
 
     @Test("--json prints the same summary as JSON")

@@ -122,6 +122,79 @@ struct CURLCommandTests {
         #expect(CURLCommand.make(for: atSign).contains("| base64 --decode | curl"))
     }
 
+    /// Runs `command` in `shell` with `curl` replaced by a function that prints the body it was given.
+    private func bodySent(by command: String, shell: String) throws -> String {
+        let fakeCurl = """
+            curl() { while [ $# -gt 0 ]; do if [ "$1" = --data-binary ]; then shift; \
+            if [ "$1" = @- ]; then cat; else printf '%s' "$1"; fi; fi; shift; done; }
+            """
+        // A script file, as a 1 MiB body exceeds the length limit of one `-c` argument.
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-curl-\(UUID()).sh")
+        try Data((fakeCurl + "\n" + command + "\n").utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = [script.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(shell): \(command)")
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test("A truncated body is announced by a no-op note, sent as kept, without the captured Content-Length")
+    func truncatedBody() throws {
+        let kept = String(repeating: "x", count: 1_048_576)
+        let request = CapturedRequest(
+            method: "POST",
+            url: url,
+            headers: ["Content-Type": "text/plain", "Content-Length": "2000000"],
+            body: CapturedBody(data: Data(kept.utf8), totalByteCount: 2_000_000)
+        )
+        let command = CURLCommand.make(for: request)
+        #expect(
+            command.hasPrefix(
+                ": 'NetTap: request body truncated to 1048576 of 2000000 bytes; this command sends only those'; "
+                    + "curl 'http://127.0.0.1:8080/items?q=a%20b&x=1' \\\n  -X POST \\\n  -H 'Content-Type: text/plain'"
+            )
+        )
+        #expect(!command.contains("Content-Length"))
+        let shells = ["/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/zsh"].filter {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        #expect(shells.contains("/bin/sh"))
+        for shell in shells {
+            #expect(try bodySent(by: command, shell: shell) == kept)
+        }
+
+        let binary = CapturedRequest(
+            method: "PUT",
+            url: url,
+            headers: [:],
+            body: CapturedBody(data: Data([0x00, 0xFF, 0x27]), totalByteCount: 10)
+        )
+        let piped = CURLCommand.make(for: binary)
+        #expect(
+            piped.hasPrefix(
+                ": 'NetTap: request body truncated to 3 of 10 bytes; this command sends only those'; printf '%s' "
+            )
+        )
+        for shell in shells {
+            #expect(try bodySent(by: piped, shell: shell) == String(decoding: Data([0x00, 0xFF, 0x27]), as: UTF8.self))
+        }
+
+        let whole = CapturedRequest(
+            method: "POST",
+            url: url,
+            headers: ["Content-Length": "3"],
+            body: CapturedBody(data: Data("abc".utf8))
+        )
+        #expect(CURLCommand.make(for: whole).hasPrefix("curl "))
+        #expect(CURLCommand.make(for: whole).contains("-H 'Content-Length: 3'"))
+    }
+
     @Test("--compressed, --head, -X GET with a body, --globoff and empty header values")
     func options() {
         let compressed = CapturedRequest(method: "GET", url: url, headers: ["Accept-Encoding": "gzip, br"])

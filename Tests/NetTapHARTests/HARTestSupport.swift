@@ -56,7 +56,28 @@ enum SampleTransactions {
     static let binary = Data((0...255).map { UInt8($0) }) + Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
     static var all: [Transaction] {
-        [get, post, binaryUpload, redirected, failed, truncated, notFollowedRedirect, mocked]
+        [
+            get, post, binaryUpload, redirected, failed, truncated, notFollowedRedirect, mocked, postRedirected,
+            failedAfterRedirect,
+        ]
+    }
+
+    /// The positions of each transaction's entries in the export of ``all``: hop entries, then the final one.
+    enum Entry {
+        static let get = 0
+        static let post = 1
+        static let binaryUpload = 2
+        static let redirectedHops = [3, 4]
+        static let redirected = 5
+        static let failed = 6
+        static let truncated = 7
+        static let notFollowedRedirect = 8
+        static let mocked = 9
+        static let postRedirectedHops = [10, 11]
+        static let postRedirected = 12
+        static let failedAfterRedirectHops = [13]
+        static let failedAfterRedirect = 14
+        static let count = 15
     }
 
     static let get = Transaction(
@@ -180,5 +201,60 @@ enum SampleTransactions {
         answeredBy: "mock",
         annotations: ["stub": "delete-item", "scenario": "happy path"],
         state: .completed
+    )
+
+    /// A form POST answered 307 (method and body kept), then 303 (turned into a GET without the body).
+    static let postRedirected = Transaction(
+        request: CapturedRequest(
+            method: "POST",
+            url: url("/form"),
+            headers: HTTPHeaders([
+                .init(name: "Accept", value: "text/html"),
+                .init(name: "Content-Type", value: "application/x-www-form-urlencoded"),
+                .init(name: "Content-Length", value: "14"),
+            ]),
+            body: CapturedBody(data: Data("name=caf%C3%A9".utf8))
+        ),
+        response: CapturedResponse(
+            statusCode: 200,
+            headers: ["Content-Type": "text/html"],
+            url: url("/done"),
+            body: CapturedBody(data: Data("<p>done</p>".utf8))
+        ),
+        redirects: [
+            RedirectHop(
+                method: "POST",
+                url: url("/form"),
+                statusCode: 307,
+                headers: ["Location": "/form2", "Content-Length": "0"],
+                elapsedMilliseconds: 3
+            ),
+            RedirectHop(
+                method: "POST",
+                url: url("/form2"),
+                statusCode: 303,
+                headers: ["Location": "http://127.0.0.1:8080/done"],
+                elapsedMilliseconds: 7.5
+            ),
+        ],
+        timings: timings(offset: 0.8),
+        state: .completed
+    )
+
+    /// A 302 to a relative `Location`, then a timeout on the next request.
+    static let failedAfterRedirect = Transaction(
+        request: CapturedRequest(method: "GET", url: url("/a/start"), headers: ["Accept": "*/*"]),
+        redirects: [
+            RedirectHop(
+                method: "GET",
+                url: url("/a/start"),
+                statusCode: 302,
+                headers: ["Location": "next?step=2"],
+                elapsedMilliseconds: 5
+            )
+        ],
+        timings: timings(offset: 0.9, firstByte: nil, end: 30_000.25),
+        error: TransactionError(domain: NSURLErrorDomain, code: -1001, message: "The request timed out."),
+        state: .failed
     )
 }

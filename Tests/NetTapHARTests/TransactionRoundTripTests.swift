@@ -15,6 +15,60 @@ struct TransactionRoundTripTests {
         }
     }
 
+    @Test("Hop entries fold back: one transaction per redirected transaction, with its first request")
+    func foldsHops() throws {
+        let document = try HARDocument.decode(
+            try HARDocument(transactions: SampleTransactions.all).encoded(),
+            source: "hops.har"
+        )
+        #expect(document.log.entries.count == SampleTransactions.Entry.count)
+        let imported = document.transactions()
+        #expect(imported.map(\.id) == SampleTransactions.all.map(\.id))
+        let post = try #require(imported.first { $0.id == SampleTransactions.postRedirected.id })
+        #expect(post.request.method == "POST")
+        #expect(post.request.url.absoluteString == "http://127.0.0.1:8080/form")
+        #expect(post.request.body?.data == Data("name=caf%C3%A9".utf8))
+        #expect(post.request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(post.redirects.map(\.statusCode) == [307, 303])
+        #expect(post.response?.url.absoluteString == "http://127.0.0.1:8080/done")
+    }
+
+    @Test("The final entry alone restores the first method and URL and the hops, with the last request's body")
+    func finalEntryAlone() throws {
+        let entries = HAREntry.entries(for: SampleTransactions.postRedirected)
+        #expect(entries.count == 3)
+        let alone = try #require(entries.last).transaction()
+        #expect(alone.id == SampleTransactions.postRedirected.id)
+        #expect(alone.request.method == "POST")
+        #expect(alone.request.url == SampleTransactions.postRedirected.request.url)
+        #expect(alone.request.body == nil)
+        #expect(alone.redirects == SampleTransactions.postRedirected.redirects)
+        #expect(alone.timings == SampleTransactions.postRedirected.timings)
+        #expect(alone.response == SampleTransactions.postRedirected.response)
+
+        // A hop entry read on its own is a plain 3xx exchange, as from another tool.
+        let hop = entries[0].transaction()
+        #expect(hop.response?.statusCode == 307)
+        #expect(hop.redirects.isEmpty)
+        #expect(hop.timings.end == 3)
+    }
+
+    @Test("Without _netTap (other tools' files) every entry, redirects included, is its own transaction")
+    func noFoldingWithoutRecord() throws {
+        var document = HARDocument(transactions: SampleTransactions.all)
+        for index in document.log.entries.indices { document.log.entries[index].netTap = nil }
+        let imported = document.transactions()
+        #expect(imported.count == SampleTransactions.Entry.count)
+        let index = SampleTransactions.Entry.redirectedHops[0]
+        #expect(imported[index].response?.statusCode == 302)
+        #expect(imported[index].request.url.absoluteString == "http://127.0.0.1:8080/old")
+
+        // A hop entry whose final entry is gone is kept as a transaction too.
+        var orphaned = HARDocument(transactions: [SampleTransactions.redirected])
+        orphaned.log.entries.removeLast()
+        #expect(orphaned.transactions().map { $0.response?.statusCode } == [302, 301])
+    }
+
     @Test("The entry comment says what HAR 1.2 has no field for")
     func summary() {
         let mocked = HAREntry(transaction: SampleTransactions.mocked)
@@ -58,5 +112,12 @@ struct TransactionRoundTripTests {
         var entry = HAREntry(transaction: SampleTransactions.get)
         entry.startedDateTime = "2020-01-01T00:00:00.000Z"
         #expect(entry.transaction().timings.startDate == Date(timeIntervalSince1970: 1_577_836_800))
+
+        // A redirected transaction's final entry starts at its last hop (9.25 ms in).
+        var final = HAREntry(transaction: SampleTransactions.redirected)
+        #expect(final.transaction().timings.startDate == SampleTransactions.redirected.timings.startDate)
+        final.startedDateTime = "2020-01-01T00:00:01.000Z"
+        let edited = final.transaction().timings.startDate.timeIntervalSince1970
+        #expect(abs(edited - 1_577_836_800.99075) < 0.000_001)
     }
 }
