@@ -69,13 +69,20 @@ final class ForwardingExchange: @unchecked Sendable {
                 case resume(AnyObject)
                 case none
             }
+            // FoundationNetworking sets the task's response, on this queue, as soon as libcurl has read the whole
+            // header, before it queues the delegate's callback; so this is known even while callbacks queue up.
+            let headerRead = state.withLock({ $0.innerTask })?.response != nil
             let change: Change = state.withLock { state in
                 let wasPaused = !state.pauseReasons.isEmpty
                 if active { state.pauseReasons.insert(reason) } else { state.pauseReasons.remove(reason) }
                 let isPaused = !state.pauseReasons.isEmpty
-                // Only a transfer whose head has arrived is paused: pausing libcurl while it still reads the
+                // Only a transfer whose header has been read is paused: pausing libcurl while it still reads the
                 // header makes FoundationNetworking take the rest for an HTTP/0.9 body and never report the head.
-                if isPaused && !wasPaused && state.headDelivered, let task = state.innerTask { return .pause(task) }
+                if isPaused && state.pausedHandle == nil && (state.headDelivered || headerRead),
+                    let task = state.innerTask
+                {
+                    return .pause(task)
+                }
                 if !isPaused && wasPaused, let handle = state.pausedHandle {
                     state.pausedHandle = nil
                     return .resume(handle)
