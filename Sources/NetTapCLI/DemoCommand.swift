@@ -189,7 +189,7 @@ public struct DemoCommand: Command {
             throw CLIError.failure(
                 command: "demo",
                 input: "--har \(Formatting.quoted(harPath))",
-                message: "cannot write: \(error.localizedDescription)"
+                message: Formatting.unwritableFileReason(harURL, error: error)
             )
         }
         // A redirected transaction is one entry per hop plus its final entry.

@@ -118,4 +118,16 @@ enum Formatting {
         guard FileManager.default.isReadableFile(atPath: url.path) else { return "permission denied" }
         return nil
     }
+
+    /// Why a file cannot be written at `url`, in words: the folder is missing or is not a folder; else the
+    /// error's own description.
+    static func unwritableFileReason(_ url: URL, error: any Error) -> String {
+        var isDirectory: ObjCBool = false
+        let folder = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            return "cannot write: no such folder \(quoted(folder.path))"
+        }
+        if !isDirectory.boolValue { return "cannot write: \(quoted(folder.path)) is not a folder" }
+        return "cannot write: \(error.localizedDescription)"
+    }
 }

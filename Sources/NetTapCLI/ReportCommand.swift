@@ -74,7 +74,9 @@ public struct ReportCommand: Command {
         do {
             document = try HARDocument.load(contentsOf: fileURL)
         } catch {
-            throw CLIError.failure(command: "report", input: nil, message: "\(error)")
+            // Name the file as typed; the HAR error adds where in it (JSON path, or line and column).
+            let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
+            throw CLIError.failure(command: "report", input: path, message: "\(place): \(error.message)")
         }
         let summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
         if printsJSON {
@@ -100,7 +102,8 @@ public struct ReportCommand: Command {
     /// - Returns: Lines ending with a newline.
     public static func text(_ summary: HARSummary, file: String) -> String {
         let hostCount = summary.hosts.count
-        var output = "\(file): \(summary.entryCount) entries, \(hostCount) host\(hostCount == 1 ? "" : "s")\n\n"
+        let entries = summary.entryCount == 1 ? "1 entry" : "\(summary.entryCount) entries"
+        var output = "\(file): \(entries), \(hostCount) host\(hostCount == 1 ? "" : "s")\n\n"
         var hosts = TextTable(
             headings: ["HOST", "REQUESTS", "BYTES IN", "BYTES OUT", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right]

@@ -243,17 +243,28 @@ struct ReportCommandTests {
         let url = try fixtureURL("with-bom.har")
         let run = await runCLI(["report", url.lastPathComponent], workingDirectory: url.deletingLastPathComponent())
         #expect(run.exitCode == .success)
-        #expect(run.standardOutput.hasPrefix("with-bom.har: 1 entries, 1 host\n"))
+        #expect(run.standardOutput.hasPrefix("with-bom.har: 1 entry, 1 host\n"))
     }
 
     @Test("an invalid HAR exits 1 with one line naming the file")
     func broken() async throws {
-        let run = await runCLI(["report", try fixtureURL("broken.har").path])
+        let path = try fixtureURL("broken.har").path
+        let run = await runCLI(["report", path])
         #expect(run.exitCode == .failure)
-        #expect(run.standardError.hasPrefix("nettap: report: "))
-        #expect(run.standardError.contains("broken.har"))
+        #expect(run.standardError.hasPrefix("nettap: report: \(path): 5:1: invalid JSON"))
         #expect(run.standardError.filter { $0 == "\n" }.count == 1)
         #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test("a JSON file that is not a HAR exits 1 naming the file as typed and the JSON path")
+    func notHAR() async throws {
+        let directory = try makeTemporaryDirectory()
+        try Data(#"{"entries": []}"#.utf8).write(to: directory.appendingPathComponent("plain.json"))
+        let run = await runCLI(["report", "plain.json"], workingDirectory: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.standardError.hasPrefix("nettap: report: plain.json: $"))
+        #expect(run.standardError.contains("log"))
+        #expect(run.standardError.filter { $0 == "\n" }.count == 1)
     }
 
     @Test("a missing file exits 1 naming it")
