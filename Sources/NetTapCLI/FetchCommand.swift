@@ -22,7 +22,11 @@ public struct FetchCommand: Command {
         summary: "Sends one request through NetTap and prints the response.",
         positionals: [PositionalSpec(name: "URL", help: "The http or https URL to request.")],
         options: [
-            OptionSpec(names: ["-X", "--request"], valueName: "METHOD", help: "The method (GET, POST, PUT, PATCH, DELETE, HEAD, …; any case); GET, or POST with a body."),
+            OptionSpec(
+                names: ["-X", "--request"],
+                valueName: "METHOD",
+                help: "The method (GET, POST, PUT, PATCH, DELETE, HEAD, …; any case); GET, or POST with a body."
+            ),
             OptionSpec(
                 names: ["-H", "--header"],
                 valueName: "'Name: value'",
