@@ -149,22 +149,27 @@ final class ForwardingRouter: NSObject, URLSessionDataDelegate, @unchecked Senda
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        // FoundationNetworking acts on the disposition synchronously (cancelling or suspending the task), which
+        // waits on URLSession's process-wide queue; this callback runs on that queue, so answer from another.
+        let answer: @Sendable (URLSession.AuthChallengeDisposition) -> Void = { disposition in
+            DispatchQueue.global().async { completionHandler(disposition, nil) }
+        }
         let method = challenge.protectionSpace.authenticationMethod
         let httpAuthentication = [
             NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest, NSURLAuthenticationMethodNTLM,
             NSURLAuthenticationMethodNegotiate, NSURLAuthenticationMethodDefault,
         ]
         guard httpAuthentication.contains(method) else {
-            completionHandler(.performDefaultHandling, nil)
+            answer(.performDefaultHandling)
             return
         }
         #if canImport(FoundationNetworking)
         // The 401 head and body were already relayed; refusing here ends the inner task with -999, which
         // the exchange turns into a normal finish, so the caller receives the 401 exactly as sent.
         exchange(for: task)?.refusedAuthenticationChallenge(from: task)
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        answer(.cancelAuthenticationChallenge)
         #else
-        completionHandler(.performDefaultHandling, nil)
+        answer(.performDefaultHandling)
         #endif
     }
 
