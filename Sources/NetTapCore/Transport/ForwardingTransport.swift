@@ -93,6 +93,7 @@ final class ForwardingSession: Sendable {
         if let workQueue {
             workQueue.setSpecific(key: Self.workQueueKey, value: ())
             queue.underlyingQueue = workQueue
+            queue.directQueue = workQueue
         }
         #else
         self.workQueue = nil
@@ -194,6 +195,10 @@ final class ForwardingDelegateQueue: OperationQueue, @unchecked Sendable {
     ///
     /// Set once, before the session is created.
     nonisolated(unsafe) var onBacklogChange: (@Sendable (Bool) -> Void)?
+    /// The serial queue callbacks run on directly, skipping `Operation` bookkeeping (FoundationNetworking only ever queues closures here, in order, and needs nothing else from the queue).
+    ///
+    /// Set once, right after the session is created; `nil` keeps the ordinary operation queue.
+    nonisolated(unsafe) var directQueue: DispatchQueue?
     private let backlog = Locked((pending: 0, isBackedUp: false))
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
@@ -204,7 +209,7 @@ final class ForwardingDelegateQueue: OperationQueue, @unchecked Sendable {
             return true
         }
         if crossedUp { onBacklogChange?(true) }
-        super.addOperation { [self] in
+        let run: @Sendable () -> Void = { [self] in
             block()
             let crossedDown = backlog.withLock { state -> Bool in
                 state.pending -= 1
@@ -213,6 +218,11 @@ final class ForwardingDelegateQueue: OperationQueue, @unchecked Sendable {
                 return true
             }
             if crossedDown { onBacklogChange?(false) }
+        }
+        if let directQueue {
+            directQueue.async(execute: run)
+        } else {
+            super.addOperation(run)
         }
     }
 }
