@@ -72,6 +72,20 @@ private struct SlowAnswer: TransactionHandler {
     }
 }
 
+/// Blocks in its first event until released, as a slow observer (disk, network) would.
+private final class BlockingObserver: TransactionObserver, @unchecked Sendable {
+    let release: DispatchSemaphore
+    let entered = Locked(0)
+    init(release: DispatchSemaphore) { self.release = release }
+    func observe(_ event: TransactionEvent) {
+        let first = entered.withLock { count -> Bool in
+            count += 1
+            return count == 1
+        }
+        if first { release.wait() }
+    }
+}
+
 /// Collects what a delegate caller receives.
 private final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
@@ -188,6 +202,23 @@ struct InterceptionTests {
         let transaction = try #require(interceptor.captureLog.transactions.first)
         #expect(transaction.request.headers["X-Rewrite"] == "rewritten")
         #expect(transaction.answeredBy == "echo")
+    }
+
+    @Test("a blocked observer never delays traffic", .timeLimit(.minutes(1)))
+    func slowObserver() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [EchoBody()]
+        let release = DispatchSemaphore(value: 0)
+        let observer = BlockingObserver(release: release)
+        interceptor.captureLog.addObserver(observer)
+        defer { release.signal() }
+        let session = interceptor.makeSession()
+        for _ in 0..<5 {
+            let (data, _) = try await session.data(from: url)
+            #expect(data == Data("<none>".utf8))
+        }
+        #expect(interceptor.captureLog.transactions.count == 5)
+        #expect(observer.entered.current == 1, "the observer is still stuck in its first event")
     }
 
     @Test("a redirect loop fails after 20 hops with httpTooManyRedirects")

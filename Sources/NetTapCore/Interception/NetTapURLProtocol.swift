@@ -24,7 +24,6 @@ public final class NetTapURLProtocol: URLProtocol {
     // Set in startLoading and read in stopLoading, both on the task's serial work queue.
     nonisolated(unsafe) private var relay: ClientRelay?
     nonisolated(unsafe) private var platformProtocol: URLProtocol?
-    nonisolated(unsafe) private var passthroughRecorder: TransactionRecorder?
 
     /// Accepts `http` and `https` requests while any interceptor is enabled.
     /// - Parameter request: The request the URL Loading System asks about.
@@ -125,7 +124,6 @@ public final class NetTapURLProtocol: URLProtocol {
                 bodyByteLimit: interceptor.bodyByteLimit
             )
             context.markRequestSent(request)
-            passthroughRecorder = recorder
             target = ObservingClient(
                 target: client,
                 recorder: recorder,

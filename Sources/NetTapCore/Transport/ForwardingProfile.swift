@@ -17,9 +17,7 @@ package struct ForwardingProfile: Hashable, @unchecked Sendable {
     package var timeoutIntervalForRequest: TimeInterval
 
     /// The profile of a session built from `URLSessionConfiguration.default`.
-    package static var standard: ForwardingProfile {
-        ForwardingProfile(configuration: .default)
-    }
+    package static let standard = ForwardingProfile(configuration: .default)
 
     /// The profile matching a caller's configuration.
     package init(configuration: URLSessionConfiguration) {
