@@ -1,0 +1,84 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension RequestMatcher {
+    /// Matches the HTTP method, case-insensitively; specificity 1.
+    ///
+    /// - Parameter method: The method, for example `POST`. A request without a method counts as `GET`.
+    /// - Returns: The matcher.
+    public static func method(_ method: String) -> RequestMatcher {
+        let expected = method.uppercased()
+        return RequestMatcher(description: "method == \(expected)", specificity: 1) { request in
+            let actual = (request.httpMethod ?? "GET").uppercased()
+            return actual == expected ? .matched : .missed("method was \(actual), expected \(expected)")
+        }
+    }
+
+    /// Matches the URL scheme, case-insensitively; specificity 1.
+    ///
+    /// - Parameter scheme: The scheme, for example `https`.
+    /// - Returns: The matcher.
+    public static func scheme(_ scheme: String) -> RequestMatcher {
+        let expected = scheme.lowercased()
+        return RequestMatcher(description: "scheme == \(expected)", specificity: 1) { request in
+            let actual = request.url?.scheme?.lowercased() ?? ""
+            return actual == expected ? .matched : .missed("scheme was \"\(actual)\", expected \"\(expected)\"")
+        }
+    }
+
+    /// Matches the host, case-insensitively: exactly, or with a leading `*.` any subdomain.
+    ///
+    /// `*.example.com` matches `api.example.com` and `a.b.example.com` but not `example.com` itself
+    /// (write `.host("example.com") || .host("*.example.com")` for both). Specificity: 10 for an exact host,
+    /// 5 for a wildcard.
+    /// - Parameter pattern: The host name or `*.`-prefixed wildcard.
+    /// - Returns: The matcher.
+    public static func host(_ pattern: String) -> RequestMatcher {
+        let expected = pattern.lowercased()
+        let isWildcard = expected.hasPrefix("*.")
+        let suffix = String(expected.dropFirst(1))
+        return RequestMatcher(description: "host == \(expected)", specificity: isWildcard ? 5 : 10) { request in
+            let actual = request.url?.host?.lowercased() ?? ""
+            let matched = isWildcard ? actual.hasSuffix(suffix) && actual.count > suffix.count : actual == expected
+            return matched ? .matched : .missed("host was \"\(actual)\", expected \"\(expected)\"")
+        }
+    }
+
+    /// Matches the URL path exactly (percent-decoded, case-sensitive); specificity 20.
+    ///
+    /// An empty path counts as `/`.
+    /// - Parameter path: The path, for example `/users/42`.
+    /// - Returns: The matcher.
+    public static func path(_ path: String) -> RequestMatcher {
+        RequestMatcher(description: "path == \(path)", specificity: 20) { request in
+            let actual = request.url.map(Self.path(of:)) ?? ""
+            return actual == path ? .matched : .missed("path was \"\(actual)\", expected \"\(path)\"")
+        }
+    }
+
+    /// Matches paths that start with `prefix` at a segment boundary; specificity 5.
+    ///
+    /// `/api` matches `/api`, `/api/` and `/api/users` but not `/apiary`; a prefix ending in `/` matches
+    /// anything under it.
+    /// - Parameter prefix: The path prefix, for example `/api/v2`.
+    /// - Returns: The matcher.
+    public static func pathPrefix(_ prefix: String) -> RequestMatcher {
+        RequestMatcher(description: "path starts with \(prefix)", specificity: 5) { request in
+            let actual = request.url.map(Self.path(of:)) ?? ""
+            let matched =
+                actual.hasPrefix(prefix)
+                && (prefix.hasSuffix("/") || actual.count == prefix.count
+                    || actual[actual.index(actual.startIndex, offsetBy: prefix.count)] == "/")
+            return matched ? .matched : .missed("path was \"\(actual)\", expected a path under \"\(prefix)\"")
+        }
+    }
+
+    /// The percent-decoded path of a URL, `/` when empty.
+    package static func path(of url: URL) -> String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.path ?? url.path
+        return path.isEmpty ? "/" : path
+    }
+}

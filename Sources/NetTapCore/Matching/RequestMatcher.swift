@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A test on a request that can say why it failed: the one selector every NetTap capability uses.
+///
+/// Stubs, scenario endpoints, shaping rules, file mounts, integrity rules and audit lists all pick requests
+/// with matchers. A matcher is a predicate plus a human description, built from static factories and combined
+/// with `&&`, `||` and `!`:
+///
+/// ```swift
+/// let login = RequestMatcher.method("POST") && .host("api.example.com") && .path("/login")
+/// login.explain(request)   // .missed("host was \"auth.example.com\", expected \"api.example.com\"")
+/// ```
+///
+/// Every matcher has a ``specificity``: a score that grows with how narrowly it selects requests, used by
+/// "most specific match wins" rules (an exact path beats a prefix, method + path beats path alone).
+///
+/// Thread safety: matchers are immutable values; evaluate them from any thread.
+public struct RequestMatcher: Sendable, CustomStringConvertible {
+    /// What the matcher tests, for example `host == "api.example.com"`.
+    public let description: String
+    /// How narrowly the matcher selects requests; higher is more specific.
+    ///
+    /// Scores of the built-in factories are documented on each; `&&` adds the scores of its parts, `||` takes
+    /// the lowest, `!` scores 0.
+    public let specificity: Int
+    private let evaluate: @Sendable (URLRequest) -> MatchResult
+
+    /// Creates a matcher from a predicate.
+    ///
+    /// - Parameters:
+    ///   - description: What the matcher tests, shown in explanations.
+    ///   - specificity: How narrowly it selects requests (see ``specificity``).
+    ///   - evaluate: Returns ``MatchResult/matched`` or ``MatchResult/missed(_:)`` with a short reason that
+    ///     names the value the request had, for example `method was GET`.
+    public init(
+        description: String,
+        specificity: Int,
+        evaluate: @escaping @Sendable (URLRequest) -> MatchResult
+    ) {
+        self.description = description
+        self.specificity = specificity
+        self.evaluate = evaluate
+    }
+
+    /// Tests a request.
+    ///
+    /// - Parameter request: The request, with its body in `httpBody` (NetTap resolves streamed and upload
+    ///   bodies before handlers run).
+    /// - Returns: Whether the request matches.
+    public func matches(_ request: URLRequest) -> Bool {
+        evaluate(request) == .matched
+    }
+
+    /// Tests a request and explains a miss.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: ``MatchResult/matched``, or ``MatchResult/missed(_:)`` saying which part failed and what
+    ///   the request had instead.
+    public func explain(_ request: URLRequest) -> MatchResult {
+        evaluate(request)
+    }
+
+    /// A matcher that every request passes; specificity 0.
+    public static var any: RequestMatcher {
+        RequestMatcher(description: "any request", specificity: 0) { _ in .matched }
+    }
+
+    /// Both matchers must match; specificity is the sum of both.
+    ///
+    /// - Parameters:
+    ///   - lhs: The first matcher, evaluated first.
+    ///   - rhs: The second matcher, evaluated only when the first matched.
+    /// - Returns: The combined matcher; a miss explains the first part that failed.
+    public static func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
+        RequestMatcher(
+            description: "\(lhs.grouped(for: "&&")) && \(rhs.grouped(for: "&&"))",
+            specificity: lhs.specificity + rhs.specificity
+        ) { request in
+            let first = lhs.evaluate(request)
+            guard first == .matched else { return first }
+            return rhs.evaluate(request)
+        }
+    }
+
+    /// Either matcher must match; specificity is the lower of the two.
+    ///
+    /// - Parameters:
+    ///   - lhs: The first alternative.
+    ///   - rhs: The second alternative.
+    /// - Returns: The combined matcher; a miss gives both reasons.
+    public static func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
+        RequestMatcher(
+            description: "\(lhs.grouped(for: "||")) || \(rhs.grouped(for: "||"))",
+            specificity: Swift.min(lhs.specificity, rhs.specificity)
+        ) { request in
+            let first = lhs.evaluate(request)
+            guard case .missed(let firstReason) = first else { return .matched }
+            let second = rhs.evaluate(request)
+            guard case .missed(let secondReason) = second else { return .matched }
+            return .missed("\(firstReason); and \(secondReason)")
+        }
+    }
+
+    /// The matcher must not match; specificity 0.
+    ///
+    /// - Parameter matcher: The matcher to negate.
+    /// - Returns: A matcher that misses exactly when `matcher` matches.
+    public static prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
+        RequestMatcher(description: "!(\(matcher.description))", specificity: 0) { request in
+            switch matcher.evaluate(request) {
+            case .matched: .missed("request matched \(matcher.description)")
+            case .missed: .matched
+            }
+        }
+    }
+
+    /// The description, parenthesized when it is a combination of another operator.
+    private func grouped(for operator: String) -> String {
+        let other = `operator` == "&&" ? " || " : " && "
+        return description.contains(other) ? "(\(description))" : description
+    }
+}
+
+/// The outcome of testing a request with a ``RequestMatcher``.
+public enum MatchResult: Sendable, Equatable, CustomStringConvertible {
+    /// The request matched.
+    case matched
+    /// The request did not match; the reason names what the request had, for example `method was GET`.
+    case missed(String)
+
+    /// `matched`, or the reason of the miss.
+    public var description: String {
+        switch self {
+        case .matched: "matched"
+        case .missed(let reason): reason
+        }
+    }
+}
