@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NetTap", targets: ["NetTap"]),
         .library(name: "NetTapCore", targets: ["NetTapCore"]),
         .library(name: "NetTapHAR", targets: ["NetTapHAR"]),
+        .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -20,7 +21,8 @@ let package = Package(
     targets: [
         .target(name: "NetTapCore", swiftSettings: strict),
         .target(name: "NetTapHAR", dependencies: ["NetTapCore"], swiftSettings: strict),
-        .target(name: "NetTap", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(name: "NetTap", dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking"], swiftSettings: strict),
         .target(name: "NetTapTesting", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(
             name: "NetTapCLI",
@@ -45,13 +47,18 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "NetTapMockingTests",
+            dependencies: ["NetTapMocking", "NetTapCore", "NetTapHAR", "NetTapTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapCLITests",
             dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NetTapIntegrationTests",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapTestSupport"],
             swiftSettings: strict
         ),
     ],

@@ -1,0 +1,307 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The stubs a ``MockHandler`` answers from: base stubs that are always active, plus named scenarios of which
+/// one at a time is active, switchable while the app runs.
+///
+/// ```
+///  MockSet
+///  ├─ base stubs ─────────────── always active
+///  └─ scenarios
+///     ├─ "happy path"  ◀── active: its stubs compete with the base stubs
+///     ├─ "empty cart"
+///     └─ "server down"
+/// ```
+///
+/// ```swift
+/// let mocks = MockSet(
+///     stubs: [Stub("config", matching: .path("/config"), response: .json(["theme": "dark"]))],
+///     scenarios: [
+///         Scenario("happy path", stubs: [Stub("cart", matching: .path("/cart"), response: .json(["items": [1, 2]]))]),
+///         Scenario("server down", stubs: [Stub("all", matching: .any, response: .status(503))]),
+///     ]
+/// )
+/// try mocks.activate(scenario: "happy path")
+/// interceptor.handlers = [MockHandler(mocks: mocks)]
+/// try mocks.activate(scenario: "server down")          // the next request sees it
+/// ```
+///
+/// ## Which stub answers
+/// Among the base stubs and the active scenario's stubs whose matcher matches, the most specific one wins
+/// (highest `RequestMatcher.specificity`); a tie goes to the stub added last. Base stubs and scenario stubs
+/// compete under this one rule: a scenario stub overrides a base stub by being more specific, or equally
+/// specific and added later (stubs given to ``init(stubs:scenarios:)`` count as added base stubs first, then
+/// each scenario's stubs in order). Adding a stub whose name is already used in the same place (base, or the
+/// same scenario) replaces it; the replacement counts as newest.
+///
+/// Thread safety: every member may be used from any thread while requests are in flight; a change is seen by
+/// every request that starts after it returns. Choosing a stub and counting its hit happen together, so
+/// concurrent requests to a sequence stub each get their own step.
+public final class MockSet: Sendable {
+    struct Entry: Sendable {
+        var stub: Stub
+        var scenario: String?
+        var order: Int
+    }
+
+    /// What one request got: the stub, where it came from, and the response chosen for this hit.
+    struct Resolution: Sendable {
+        var stub: Stub
+        var scenario: String?
+        var response: StubResponse
+        var alternative: String?
+        var sequenceIndex: Int?
+    }
+
+    private struct State {
+        var base: [Entry] = []
+        var scenarioNames: [String] = []
+        var scenarioEntries: [String: [Entry]] = [:]
+        var activeScenario: String?
+        var nextOrder = 0
+        var hits: [Int: Int] = [:]
+        var selected: [Int: String] = [:]
+        var unmatched: [URLRequest] = []
+
+        mutating func insert(_ stub: Stub, scenario: String?) {
+            let entry = Entry(stub: stub, scenario: scenario, order: nextOrder)
+            nextOrder += 1
+            if let scenario {
+                if scenarioEntries[scenario] == nil { scenarioNames.append(scenario) }
+                scenarioEntries[scenario, default: []].removeAll { $0.stub.name == stub.name }
+                scenarioEntries[scenario, default: []].append(entry)
+            } else {
+                base.removeAll { $0.stub.name == stub.name }
+                base.append(entry)
+            }
+        }
+
+        var activeEntries: [Entry] {
+            base + (activeScenario.flatMap { scenarioEntries[$0] } ?? [])
+        }
+
+        var allEntries: [Entry] {
+            base + scenarioNames.flatMap { scenarioEntries[$0] ?? [] }
+        }
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a mock set with no scenario active.
+    ///
+    /// - Parameters:
+    ///   - stubs: The base stubs, always active.
+    ///   - scenarios: The scenarios; activate one with ``activate(scenario:)``.
+    public init(stubs: [Stub] = [], scenarios: [Scenario] = []) {
+        state.withLock { state in
+            for stub in stubs { state.insert(stub, scenario: nil) }
+            for scenario in scenarios {
+                if state.scenarioEntries[scenario.name] == nil {
+                    state.scenarioNames.append(scenario.name)
+                    state.scenarioEntries[scenario.name] = []
+                }
+                for stub in scenario.stubs { state.insert(stub, scenario: scenario.name) }
+            }
+        }
+    }
+
+    // MARK: - Contents
+
+    /// The base stubs, oldest first.
+    public var stubs: [Stub] {
+        state.withLock { $0.base.map(\.stub) }
+    }
+
+    /// The scenarios with their stubs (oldest first), in the order they were added.
+    public var scenarios: [Scenario] {
+        state.withLock { state in
+            state.scenarioNames.map { Scenario($0, stubs: (state.scenarioEntries[$0] ?? []).map(\.stub)) }
+        }
+    }
+
+    /// The name of the active scenario, or `nil` when only the base stubs answer.
+    public var activeScenario: String? {
+        state.withLock { $0.activeScenario }
+    }
+
+    /// Makes a scenario active (or none), for every request that starts from now on.
+    ///
+    /// - Parameter name: The scenario's name; `nil` leaves only the base stubs active.
+    /// - Throws: ``MockingError/unknownScenario(_:)`` when no scenario has that name.
+    public func activate(scenario name: String?) throws {
+        try state.withLock { state in
+            if let name, state.scenarioEntries[name] == nil { throw MockingError.unknownScenario(name) }
+            state.activeScenario = name
+        }
+    }
+
+    /// Adds a base stub (always active), replacing a base stub of the same name.
+    ///
+    /// - Parameter stub: The stub.
+    public func add(_ stub: Stub) {
+        state.withLock { $0.insert(stub, scenario: nil) }
+    }
+
+    /// Adds a stub to a scenario, creating the scenario when needed; replaces a stub of the same name there.
+    ///
+    /// - Parameters:
+    ///   - stub: The stub.
+    ///   - scenario: The scenario's name.
+    public func add(_ stub: Stub, toScenario scenario: String) {
+        state.withLock { $0.insert(stub, scenario: scenario) }
+    }
+
+    /// Adds a scenario; its stubs are added to a scenario of the same name when there is one.
+    ///
+    /// - Parameter scenario: The scenario.
+    public func add(_ scenario: Scenario) {
+        state.withLock { state in
+            if state.scenarioEntries[scenario.name] == nil {
+                state.scenarioNames.append(scenario.name)
+                state.scenarioEntries[scenario.name] = []
+            }
+            for stub in scenario.stubs { state.insert(stub, scenario: scenario.name) }
+        }
+    }
+
+    /// Removes a stub.
+    ///
+    /// - Parameters:
+    ///   - name: The stub's name.
+    ///   - scenario: The scenario it is in; `nil` for a base stub.
+    /// - Returns: Whether a stub was removed.
+    @discardableResult
+    public func removeStub(named name: String, fromScenario scenario: String? = nil) -> Bool {
+        state.withLock { state in
+            if let scenario {
+                guard let before = state.scenarioEntries[scenario]?.count else { return false }
+                state.scenarioEntries[scenario]?.removeAll { $0.stub.name == name }
+                return state.scenarioEntries[scenario]?.count != before
+            }
+            let before = state.base.count
+            state.base.removeAll { $0.stub.name == name }
+            return state.base.count != before
+        }
+    }
+
+    // MARK: - Alternatives and counters
+
+    /// Makes an alternative the active one of a stub, for every request that starts from now on.
+    ///
+    /// - Parameters:
+    ///   - alternative: The alternative's name.
+    ///   - stub: The stub's name.
+    ///   - scenario: The scenario the stub is in; `nil` selects it in every stub of that name (base stubs and
+    ///     all scenarios) that has such an alternative.
+    /// - Throws: ``MockingError/unknownStub(_:scenario:)`` when no stub has that name there,
+    ///   ``MockingError/unknownAlternative(_:stub:available:)`` when none of them has the alternative.
+    public func select(alternative: String, for stub: String, in scenario: String? = nil) throws {
+        try state.withLock { state in
+            let entries = state.allEntries.filter { $0.stub.name == stub && (scenario == nil || $0.scenario == scenario) }
+            guard !entries.isEmpty else { throw MockingError.unknownStub(stub, scenario: scenario) }
+            let having = entries.filter { $0.stub.alternativeNames.contains(alternative) }
+            guard !having.isEmpty else {
+                throw MockingError.unknownAlternative(
+                    alternative,
+                    stub: stub,
+                    available: entries.flatMap(\.stub.alternativeNames)
+                )
+            }
+            for entry in having { state.selected[entry.order] = alternative }
+        }
+    }
+
+    /// The name of a stub's active alternative.
+    ///
+    /// - Parameters:
+    ///   - stub: The stub's name.
+    ///   - scenario: The scenario it is in; `nil` looks at the base stubs, then every scenario.
+    /// - Returns: The active alternative, or `nil` when there is no such stub with alternatives.
+    public func activeAlternative(for stub: String, in scenario: String? = nil) -> String? {
+        state.withLock { state in
+            let entry = state.allEntries.first {
+                $0.stub.name == stub && (scenario == nil || $0.scenario == scenario) && !$0.stub.alternativeNames.isEmpty
+            }
+            guard let entry, case .alternatives(_, let active) = entry.stub.responses else { return nil }
+            return state.selected[entry.order] ?? active
+        }
+    }
+
+    /// How many requests a stub answered since it was added or counters were reset.
+    ///
+    /// - Parameters:
+    ///   - stub: The stub's name.
+    ///   - scenario: The scenario it is in; `nil` adds up every stub of that name (base stubs and all
+    ///     scenarios).
+    /// - Returns: The number of hits.
+    public func hitCount(for stub: String, in scenario: String? = nil) -> Int {
+        state.withLock { state in
+            state.allEntries
+                .filter { $0.stub.name == stub && (scenario == nil || $0.scenario == scenario) }
+                .reduce(0) { $0 + state.hits[$1.order, default: 0] }
+        }
+    }
+
+    /// Sets every hit count to zero, which also starts every sequence stub again from its first response.
+    public func resetCounters() {
+        state.withLock { $0.hits = [:] }
+    }
+
+    /// The requests no stub matched, oldest first (whatever the handler's unmatched policy).
+    public var unmatchedRequests: [URLRequest] {
+        state.withLock { $0.unmatched }
+    }
+
+    /// Forgets the unmatched requests.
+    public func removeUnmatchedRequests() {
+        state.withLock { $0.unmatched = [] }
+    }
+
+    // MARK: - Answering
+
+    /// Picks the answering stub for a request and counts the hit.
+    ///
+    /// - Complexity: O(number of active stubs) matcher evaluations, outside the lock.
+    func resolve(_ request: URLRequest) -> Resolution? {
+        let candidates = state.withLock { $0.activeEntries }
+        var best: Entry?
+        for entry in candidates where entry.stub.canAnswer && entry.stub.matcher.matches(request) {
+            guard let current = best else {
+                best = entry
+                continue
+            }
+            let specificity = entry.stub.matcher.specificity
+            let bestSpecificity = current.stub.matcher.specificity
+            if specificity > bestSpecificity || (specificity == bestSpecificity && entry.order > current.order) {
+                best = entry
+            }
+        }
+        guard let best else { return nil }
+        let (hit, selected) = state.withLock { state -> (Int, String?) in
+            let hit = state.hits[best.order, default: 0]
+            state.hits[best.order] = hit + 1
+            return (hit, state.selected[best.order])
+        }
+        guard let chosen = best.stub.response(forHit: hit, selected: selected) else { return nil }
+        return Resolution(
+            stub: best.stub,
+            scenario: best.scenario,
+            response: chosen.response,
+            alternative: chosen.alternative,
+            sequenceIndex: chosen.step
+        )
+    }
+
+    /// Keeps an unmatched request and explains the miss.
+    func recordUnmatched(_ request: URLRequest) -> String {
+        let (candidates, active) = state.withLock { state -> ([Entry], String?) in
+            state.unmatched.append(request)
+            return (state.activeEntries, state.activeScenario)
+        }
+        return UnmatchedExplanation(request: request, candidates: candidates, activeScenario: active).text
+    }
+}

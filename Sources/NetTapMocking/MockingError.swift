@@ -1,0 +1,26 @@
+import Foundation
+
+/// Misuse of a ``MockSet``: a name that does not exist.
+public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No scenario has this name.
+    case unknownScenario(String)
+    /// No stub has this name (in the given scenario, `nil` for every scenario and the base stubs).
+    case unknownStub(String, scenario: String?)
+    /// The stub has no alternative of this name.
+    case unknownAlternative(String, stub: String, available: [String])
+
+    /// A one-line description naming what was asked for.
+    public var description: String {
+        switch self {
+        case .unknownScenario(let name):
+            "no scenario named \"\(name)\""
+        case .unknownStub(let name, let scenario?):
+            "no stub named \"\(name)\" in scenario \"\(scenario)\""
+        case .unknownStub(let name, nil):
+            "no stub named \"\(name)\""
+        case .unknownAlternative(let name, let stub, let available):
+            "stub \"\(stub)\" has no alternative \"\(name)\"; it has "
+                + (available.isEmpty ? "none" : available.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension StubResponse {
+    /// Waits the latency, then fails or builds the `HTTPResponse` the app receives.
+    ///
+    /// - Throws: `URLError(failure)` for a failure; `URLError(.fileDoesNotExist)` for a missing body file;
+    ///   `CancellationError` when cancelled during the latency; what a dynamic closure throws.
+    func answer(_ request: URLRequest, clock: any Clock<Duration>) async throws -> HTTPResponse {
+        if latency > .zero {
+            try await clock.sleep(for: latency)
+        }
+        switch kind {
+        case .failure(let code):
+            throw Self.error(code, for: request)
+        case .dynamic(let respond):
+            return try await respond(request).answer(request, clock: clock)
+        case .http:
+            break
+        }
+        let source: BodySource
+        var headers = self.headers
+        switch body {
+        case .data(let data):
+            source = .memory(data)
+        case .json(let value):
+            source = .memory(try value.data())
+            if !headers.contains(name: "Content-Type") {
+                headers.add(name: "Content-Type", value: "application/json")
+            }
+        case .file(let url):
+            source = .file(try FileChunkReader(url: url))
+        }
+        headers.remove(name: "Content-Encoding")
+        if !headers.contains(name: "Content-Length") && !Self.forbidsBody(statusCode) {
+            headers.add(name: "Content-Length", value: String(source.byteCount))
+        }
+        let sendsBytes = request.httpMethod?.uppercased() != "HEAD" && !Self.forbidsBody(statusCode)
+        return HTTPResponse(
+            statusCode: statusCode,
+            headers: headers,
+            url: request.url,
+            body: PacedBody.make(source: source, sendsBytes: sendsBytes, pacing: pacing, clock: clock)
+        )
+    }
+
+    /// Whether a status never has a body (RFC 9110 §15.3.5, §15.4.5: 1xx, 204, 304).
+    static func forbidsBody(_ statusCode: Int) -> Bool {
+        (100..<200).contains(statusCode) || statusCode == 204 || statusCode == 304
+    }
+
+    /// The `URLError` a real network failure with `code` gives for `request`.
+    static func error(_ code: URLError.Code, for request: URLRequest) -> URLError {
+        var info: [String: Any] = [:]
+        if let url = request.url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: info)
+    }
+}
