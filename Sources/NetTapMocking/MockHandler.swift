@@ -143,14 +143,16 @@ public struct MockHandler: TransactionHandler {
                         }
                     }
                 }
-                writer.finish()
-                guard !isTooLarge else { return }
-                let stub = RecordedStub.make(request: request, response: response, body: kept)
-                if let scenario = mocks.activeScenario {
-                    mocks.add(stub, toScenario: scenario)
-                } else {
-                    mocks.add(stub)
+                // The stub is in place before the app sees the end of the body, so its next request finds it.
+                if !isTooLarge {
+                    let stub = RecordedStub.make(request: request, response: response, body: kept)
+                    if let scenario = mocks.activeScenario {
+                        mocks.add(stub, toScenario: scenario)
+                    } else {
+                        mocks.add(stub)
+                    }
                 }
+                writer.finish()
             } catch {
                 writer.finish(throwing: error)
             }

@@ -201,7 +201,9 @@ public final class MockSet: Sendable {
     ///   ``MockingError/unknownAlternative(_:stub:available:)`` when none of them has the alternative.
     public func select(alternative: String, for stub: String, in scenario: String? = nil) throws {
         try state.withLock { state in
-            let entries = state.allEntries.filter { $0.stub.name == stub && (scenario == nil || $0.scenario == scenario) }
+            let entries = state.allEntries.filter {
+                $0.stub.name == stub && (scenario == nil || $0.scenario == scenario)
+            }
             guard !entries.isEmpty else { throw MockingError.unknownStub(stub, scenario: scenario) }
             let having = entries.filter { $0.stub.alternativeNames.contains(alternative) }
             guard !having.isEmpty else {
@@ -224,7 +226,8 @@ public final class MockSet: Sendable {
     public func activeAlternative(for stub: String, in scenario: String? = nil) -> String? {
         state.withLock { state in
             let entry = state.allEntries.first {
-                $0.stub.name == stub && (scenario == nil || $0.scenario == scenario) && !$0.stub.alternativeNames.isEmpty
+                $0.stub.name == stub && (scenario == nil || $0.scenario == scenario)
+                    && !$0.stub.alternativeNames.isEmpty
             }
             guard let entry, case .alternatives(_, let active) = entry.stub.responses else { return nil }
             return state.selected[entry.order] ?? active

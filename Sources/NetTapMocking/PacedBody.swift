@@ -94,7 +94,10 @@ enum PacedBody {
             try Task.checkCancellation()
             let chunk = try await cursor.read(upTo: Int(min(Int64(FileChunkReader.chunkSize), target - sent)))
             guard !chunk.isEmpty else {
-                throw URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "stub body file ended early"])
+                throw URLError(
+                    .networkConnectionLost,
+                    userInfo: [NSLocalizedDescriptionKey: "stub body file ended early"]
+                )
             }
             writer.write(chunk)
             sent += Int64(chunk.count)

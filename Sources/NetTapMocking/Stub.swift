@@ -99,7 +99,12 @@ public struct Stub: Sendable {
         alternatives: KeyValuePairs<String, StubResponse>,
         active: String? = nil
     ) {
-        self.init(name, matching: matcher, alternatives: alternatives.map { Alternative($0.key, $0.value) }, active: active)
+        self.init(
+            name,
+            matching: matcher,
+            alternatives: alternatives.map { Alternative($0.key, $0.value) },
+            active: active
+        )
     }
 
     /// Creates a stub that answers with one response per hit, in order.

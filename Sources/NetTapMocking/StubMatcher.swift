@@ -31,7 +31,8 @@ public enum StubMatcher {
     static func port(_ port: Int) -> RequestMatcher {
         RequestMatcher(description: "port == \(port)", specificity: 0) { request in
             let actual = request.url?.port
-            return actual == port ? .matched : .missed("port was \(actual.map(String.init) ?? "none"), expected \(port)")
+            return actual == port
+                ? .matched : .missed("port was \(actual.map(String.init) ?? "none"), expected \(port)")
         }
     }
 

@@ -37,7 +37,8 @@ struct UnmatchedExplanation {
         let place = closest.scenario.map { " in scenario \"\($0)\"" } ?? ""
         let reason = closest.stub.matcher.explain(request).description
         let count = answerable.count == 1 ? "1 stub" : "\(answerable.count) stubs"
-        return "no stub matched \(target) (\(scenario), \(count) tried); closest: stub \"\(closest.stub.name)\"\(place) "
+        return
+            "no stub matched \(target) (\(scenario), \(count) tried); closest: stub \"\(closest.stub.name)\"\(place) "
             + "[\(closest.stub.matcher.description)]: \(reason)"
     }
 

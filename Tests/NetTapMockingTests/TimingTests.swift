@@ -1,0 +1,98 @@
+import Foundation
+import NetTapCore
+import NetTapMocking
+import NetTapTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Stub timing on the transaction clock")
+struct TimingTests {
+    private func pipeline(_ response: StubResponse) -> Pipeline {
+        let mocks = MockSet(stubs: [Stub("timed", matching: .any, response: response)])
+        return Pipeline(handlers: [MockHandler(mocks: mocks)], transport: FakeTransport())
+    }
+
+    @Test("latency holds the head back exactly 300 ms")
+    func latency() async throws {
+        let clock = TestClock()
+        let pipeline = pipeline(.text("late").withLatency(.milliseconds(300)))
+        let head = Task { try await pipeline.send(request("/x"), context: TransactionContext(clock: clock)) }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(299))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .milliseconds(1))
+        let response = try await head.value
+        #expect(try await response.body.collect() == Data("late".utf8))
+    }
+
+    @Test("a body duration delivers the body in steps of at most 50 ms")
+    func bodyDuration() async throws {
+        let clock = TestClock()
+        let body = Data(repeating: 7, count: 1000)
+        let pipeline = pipeline(.data(body).withBodyDuration(.milliseconds(200)))
+        let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
+        var iterator = response.body.makeAsyncIterator()
+        for _ in 0..<4 {
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: .milliseconds(49))
+            #expect(clock.sleeperCount == 1)
+            clock.advance(by: .milliseconds(1))
+            #expect(try await iterator.next()?.count == 250)
+        }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("a bandwidth paces the body: 100 bytes at 1000 bytes per second take 100 ms in two steps")
+    func bandwidth() async throws {
+        let clock = TestClock()
+        let pipeline = pipeline(.data(Data(repeating: 1, count: 100)).withBandwidth(bytesPerSecond: 1000))
+        let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
+        var iterator = response.body.makeAsyncIterator()
+        for _ in 0..<2 {
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: .milliseconds(50))
+            #expect(try await iterator.next()?.count == 50)
+        }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("an empty 204 body still takes its duration")
+    func emptyBodyWaits() async throws {
+        let clock = TestClock()
+        let pipeline = pipeline(.status(204).withBodyDuration(.milliseconds(120)))
+        let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
+        let body = Task { try await response.body.collect() }
+        for _ in 0..<3 {
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: .milliseconds(40))
+        }
+        #expect(try await body.value.isEmpty)
+        #expect(clock.now.offset == .milliseconds(120))
+    }
+
+    @Test("cancelling during the latency stops at once")
+    func cancelDuringLatency() async throws {
+        let clock = TestClock()
+        let pipeline = pipeline(.text("never").withLatency(.seconds(10)))
+        let head = Task { try await pipeline.send(request("/x"), context: TransactionContext(clock: clock)) }
+        await clock.waitForSleepers(count: 1)
+        head.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await head.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("cancelling a paced body stops its producer at once")
+    func cancelPacedBody() async throws {
+        let clock = TestClock()
+        let pipeline = pipeline(.data(Data(repeating: 2, count: 10_000)).withBodyDuration(.seconds(10)))
+        let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
+        let reader = Task { try await response.body.collect() }
+        await clock.waitForSleepers(count: 1)
+        reader.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await reader.value }
+        #expect(clock.sleeperCount == 0)
+    }
+}
