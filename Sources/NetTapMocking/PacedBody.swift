@@ -17,6 +17,7 @@ enum PacedBody {
     ///   - sendsBytes: `false` for a HEAD request: only the pacing's time passes, no bytes are sent.
     ///   - pacing: How the body is spread over time, or `nil`.
     ///   - clock: The transaction's clock.
+    /// - Returns: The body, its producer started.
     static func make(
         source: BodySource,
         sendsBytes: Bool,
