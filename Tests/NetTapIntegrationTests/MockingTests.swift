@@ -8,8 +8,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Stubs seen by the app through a real URLSession, in every caller style. Stub URLs use `127.0.0.1:1`, where
-/// nothing listens, so a request that escaped the stubs would fail loudly instead of reaching anything.
+/// Stubs seen by the app through a real URLSession, in every caller style.
+///
+/// Stub URLs use `127.0.0.1:1`, where nothing listens, so a request that escaped the stubs would fail loudly instead of
+/// reaching anything.
 @Suite("Mocking through URLSession")
 struct MockingTests {
     private static let base = "http://127.0.0.1:1"
