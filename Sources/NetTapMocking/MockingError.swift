@@ -1,6 +1,6 @@
 import Foundation
 
-/// Misuse of a ``MockSet``: a name that does not exist.
+/// Misuse of the mocking API: a name that does not exist, or an exchange that cannot become a stub.
 public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No scenario has this name.
     case unknownScenario(String)
@@ -8,6 +8,8 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownStub(String, scenario: String?)
     /// The stub has no alternative of this name.
     case unknownAlternative(String, stub: String, available: [String])
+    /// A captured exchange (`METHOD URL`) cannot become a stub, for the reason given.
+    case notSavable(String, reason: String)
 
     /// A one-line description naming what was asked for.
     public var description: String {
@@ -21,6 +23,8 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownAlternative(let name, let stub, let available):
             "stub \"\(stub)\" has no alternative \"\(name)\"; it has "
                 + (available.isEmpty ? "none" : available.map { "\"\($0)\"" }.joined(separator: ", "))
+        case .notSavable(let target, let reason):
+            "cannot save \(target) as a stub: \(reason)"
         }
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Stub {
+    /// Creates a stub from a captured transaction: "save as mock".
+    ///
+    /// The stub matches the request's method and URL (scheme, host, port, path, and every query item of the
+    /// captured URL; see ``StubMatcher/exactRequest(method:url:)``) and answers with the captured status,
+    /// headers and body. `Content-Encoding`, `Content-Length`, `Transfer-Encoding` and `Connection` are left
+    /// out: the body is the decoded one and its length is set when answering. For a redirected transaction the
+    /// stub answers the first URL with the final response.
+    /// - Parameters:
+    ///   - transaction: A completed transaction.
+    ///   - name: The stub's name; `METHOD /path` by default.
+    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the transaction has no response or its captured
+    ///   body was truncated at the capture limit.
+    public init(recording transaction: Transaction, name: String? = nil) throws {
+        let target = "\(transaction.request.method) \(transaction.request.url.absoluteString)"
+        guard let response = transaction.response else {
+            throw MockingError.notSavable(target, reason: "it has no response")
+        }
+        if let body = response.body, body.isTruncated {
+            throw MockingError.notSavable(
+                target,
+                reason: "its body was captured only in part (\(body.data.count) of \(body.totalByteCount) bytes)"
+            )
+        }
+        var stub = RecordedStub.make(
+            method: transaction.request.method,
+            url: transaction.request.url,
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: response.body?.data ?? Data()
+        )
+        if let name { stub.name = name }
+        self = stub
+    }
+
+    /// Creates a stub from a HAR 1.2 entry (Chrome, Charles, Proxyman, NetTap exports): "save as mock".
+    ///
+    /// The stub matches `request.method` and `request.url` as ``init(recording:name:)-(Transaction,_)`` does,
+    /// and answers with `response.status`, `response.headers` (minus HTTP/2 pseudo-headers starting with `:`
+    /// and the transfer headers) and `response.content.text`, base64-decoded when `content.encoding` is
+    /// `base64`.
+    /// - Parameters:
+    ///   - entry: The HAR entry.
+    ///   - name: The stub's name; `METHOD /path` by default.
+    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response (status 0) or an
+    ///   unparsable URL.
+    public init(recording entry: HAREntry, name: String? = nil) throws {
+        let target = "\(entry.request.method) \(entry.request.url)"
+        guard let url = URL(string: entry.request.url), url.host != nil else {
+            throw MockingError.notSavable(target, reason: "its URL cannot be parsed")
+        }
+        guard entry.response.status > 0 else {
+            throw MockingError.notSavable(target, reason: "it has no response (status 0)")
+        }
+        let headers = HTTPHeaders(
+            entry.response.headers
+                .filter { !$0.name.hasPrefix(":") }
+                .map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
+        )
+        var stub = RecordedStub.make(
+            method: entry.request.method,
+            url: url,
+            statusCode: entry.response.status,
+            headers: headers,
+            body: entry.response.content.decodedData() ?? Data()
+        )
+        if let name { stub.name = name }
+        self = stub
+    }
+}

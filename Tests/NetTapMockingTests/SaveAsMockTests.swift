@@ -1,0 +1,91 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+import NetTapMocking
+import NetTapTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Save as mock: captured transactions and HAR entries become stubs")
+struct SaveAsMockTests {
+    /// The shared HAR fixtures written by real tools (see `/work/shared/fixtures/har/README.md`).
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("NetTapHARTests/Fixtures")
+
+    private func entries(_ name: String) throws -> [HAREntry] {
+        try HARDocument.load(contentsOf: Self.fixtures.appendingPathComponent(name)).log.entries
+    }
+
+    @Test("a Chrome entry with a base64 image answers its URL with the decoded bytes")
+    func chromeImage() async throws {
+        let entry = try entries("chrome.har")[2]
+        let stub = try Stub(recording: entry)
+        #expect(stub.name == "GET /images/branding/googlelogo/2x/googlelogo_light_color_272x92dp.png")
+        let mocks = MockSet(stubs: [stub])
+        let result = try await harness(mocks).send(URLRequest(url: try #require(URL(string: entry.request.url))))
+        #expect(result.statusCode == 200)
+        #expect(result.body == entry.response.content.decodedData())
+        #expect(result.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(result.response.headers["Content-Type"] == "image/png")
+        #expect(result.response.headers["Content-Length"] == String(result.body.count))
+    }
+
+    @Test("a Chrome entry without a response (status 0) cannot be saved")
+    func blockedEntry() throws {
+        let entry = try entries("chrome.har")[1]
+        #expect(throws: MockingError.notSavable("GET https://www.google.com/", reason: "it has no response (status 0)"))
+        {
+            _ = try Stub(recording: entry)
+        }
+    }
+
+    @Test("a Charles entry keeps its headers minus transfer headers and matches its query")
+    func charlesEntry() async throws {
+        let entry = try entries("charles.har")[0]
+        let stub = try Stub(recording: entry, name: "home")
+        let mocks = MockSet(stubs: [stub])
+        let url = try #require(URL(string: entry.request.url))
+        let result = try await harness(mocks).send(URLRequest(url: url))
+        #expect(result.annotations["stub"] == "home")
+        #expect(result.text == entry.response.content.text)
+        #expect(result.response.headers["ETag"] == entry.response.headers.first { $0.name == "ETag" }?.value)
+        #expect(result.response.headers.values(for: "Content-Length") == [String(result.body.count)])
+        await #expect(throws: URLError.self) {
+            _ = try await harness(mocks).send(URLRequest(url: URL(string: "https://mitmproxy.org/about")!))
+        }
+    }
+
+    @Test("a captured transaction answers the same URL with the captured response, query items a subset")
+    func transaction() async throws {
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": "br"]
+        headers.add(name: "Set-Cookie", value: "s=1")
+        let url = URL(string: "https://api.example.com/search?q=swift&page=2")!
+        let transaction = Transaction(
+            request: CapturedRequest(method: "GET", url: url, headers: [:]),
+            response: CapturedResponse(
+                statusCode: 200,
+                headers: headers,
+                url: url,
+                body: CapturedBody(data: Data(#"{"hits":3}"#.utf8))
+            ),
+            timings: Timings(startDate: Date()),
+            state: .completed
+        )
+        let mocks = MockSet(stubs: [try Stub(recording: transaction)])
+        let pipeline = harness(mocks)
+        let result = try await pipeline.send(request("/search?page=2&q=swift&lang=en"))
+        #expect(result.text == #"{"hits":3}"#)
+        #expect(result.response.headers.values(for: "Set-Cookie") == ["s=1"])
+        #expect(!result.response.headers.contains(name: "Content-Encoding"))
+        let miss = await #expect(throws: URLError.self) { _ = try await pipeline.send(request("/search?q=swift")) }
+        #expect(miss?.localizedDescription.contains("query") == true)
+
+        var truncated = transaction
+        truncated.response?.body = CapturedBody(data: Data("ab".utf8), totalByteCount: 10)
+        #expect(throws: MockingError.self) { _ = try Stub(recording: truncated) }
+    }
+}
