@@ -39,7 +39,8 @@ extension RequestMatcher {
     private static func bodyDifference(actual: Data, expected: Data) -> String {
         if actual.isEmpty { return "request had no body, expected \(expected.count) bytes" }
         let limit = 40
-        if let actualText = String(data: actual, encoding: .utf8), let expectedText = String(data: expected, encoding: .utf8),
+        if let actualText = String(data: actual, encoding: .utf8),
+            let expectedText = String(data: expected, encoding: .utf8),
             actualText.count <= limit, expectedText.count <= limit
         {
             return "body was \(MatchReason.quoted(actualText)), expected \(MatchReason.quoted(expectedText))"

@@ -36,7 +36,9 @@ extension RequestMatcher {
                 }
                 if !values.contains(value) {
                     let had = values.map(MatchReason.quoted).joined(separator: ", ")
-                    return .missed("form field \(MatchReason.quoted(name)) was \(had), expected \(MatchReason.quoted(value))")
+                    return .missed(
+                        "form field \(MatchReason.quoted(name)) was \(had), expected \(MatchReason.quoted(value))"
+                    )
                 }
             }
             return .matched
