@@ -46,11 +46,10 @@ struct BodyMatcherTests {
     @Test("a body that is not JSON misses with the parser's reason")
     func notJSON() {
         let matcher = RequestMatcher.jsonBody(["a": 1])
-        guard case .missed(let reason) = matcher.explain(request("http://a/", body: "hello")) else {
-            Issue.record("expected a miss")
-            return
-        }
-        #expect(reason.hasPrefix("body is not JSON: "))
+        #expect(
+            matcher.explain(request("http://a/", body: "hello"))
+                == .missed("body is not JSON: invalid value around character 0")
+        )
         #expect(matcher.explain(request("http://a/")) == .missed("request had no body, expected JSON"))
         #expect(
             RequestMatcher.jsonBody([1, 2]).explain(request("http://a/", body: "[1,2,3]"))
