@@ -55,8 +55,9 @@ public struct Cassette: Sendable, Hashable {
         entries += HAREntry.entries(for: transaction)
     }
 
-    /// Writes the cassette atomically: pretty-printed HAR 1.2 JSON into a temporary file beside `url`, then
-    /// renamed over it (POSIX `rename`), so a reader never sees half a file. Missing folders are created.
+    /// Writes the cassette atomically: pretty-printed HAR 1.2 JSON into a temporary file beside `url`, then renamed over it (POSIX `rename`), so a reader never sees half a file.
+    ///
+    /// Missing folders are created.
     ///
     /// - Parameter url: The file URL.
     /// - Throws: `EncodingError` for a non-finite number, `CocoaError` when the folder or temporary file cannot

@@ -33,7 +33,8 @@ extension ReplayHandler {
             case .end(let error?):
                 downstream.finish(throwing: error)
             case .end(nil):
-                downstream.finish()
+                // Queue the recording before the caller sees the end, so a `flush()` after the caller's
+                // completion includes it.
                 let body = tee.captured
                 let transaction = Self.transaction(
                     request: request,
@@ -44,6 +45,7 @@ extension ReplayHandler {
                     limit: limit
                 )
                 writer.append(HAREntry.entries(for: redactor.redact(transaction: transaction).value))
+                downstream.finish()
             }
         }
         response.body = ResponseBody(channel: downstream, expectedLength: response.body.expectedLength)

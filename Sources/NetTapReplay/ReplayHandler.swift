@@ -31,7 +31,8 @@ import FoundationNetworking
 /// (request as this handler saw it, response, redirect hops and timings) is redacted, turned into HAR entries
 /// (`HAREntry.entries(for:)`) and handed to the ``writer``. A body longer than the limit is kept truncated,
 /// with a `body truncated` comment in the entry and a `cassette.note` annotation. Failed or cancelled
-/// requests are not recorded.
+/// requests are not recorded. The entries are queued before the caller sees the end of the body, so a
+/// ``flush()`` after the caller has its response writes them.
 ///
 /// ```swift
 /// let cassette = try ReplayHandler(cassette: fixtures.appendingPathComponent("login.har"), mode: .once)
@@ -126,7 +127,11 @@ public struct ReplayHandler: TransactionHandler {
         try await writer.flush()
     }
 
-    private func replay(_ recorded: CassetteIndex.Recorded, for request: URLRequest, context: TransactionContext)
+    private func replay(
+        _ recorded: CassetteIndex.Recorded,
+        for request: URLRequest,
+        context: TransactionContext
+    )
         -> HTTPResponse
     {
         let url = request.url ?? recorded.request.url

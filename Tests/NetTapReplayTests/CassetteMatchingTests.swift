@@ -10,7 +10,12 @@ import FoundationNetworking
 
 @Suite("CassetteMatching")
 struct CassetteMatchingTests {
-    private func captured(_ url: String, method: String = "GET", headers: HTTPHeaders = [:], body: String? = nil) throws
+    private func captured(
+        _ url: String,
+        method: String = "GET",
+        headers: HTTPHeaders = [:],
+        body: String? = nil
+    ) throws
         -> CapturedRequest
     {
         CapturedRequest(
@@ -25,32 +30,68 @@ struct CassetteMatchingTests {
     func defaults() throws {
         let matching = CassetteMatching.default
         let recorded = try captured("http://H:80/a?x=1&y=2", headers: ["Accept": "a"], body: "one")
-        #expect(matching.differences(between: try captured("http://h/a?x=1&y=2", method: "get", body: "two"), and: recorded).isEmpty)
-        #expect(matching.differences(between: try captured("http://h/a?y=2&x=1"), and: recorded) == ["query y=2&x=1, recorded x=1&y=2"])
-        #expect(matching.differences(between: try captured("http://h/a?x=1&y=2", method: "POST"), and: recorded) == ["method POST, recorded GET"])
-        #expect(matching.differences(between: try captured("https://h/a?x=1&y=2"), and: recorded) == ["origin https://h:443, recorded http://h:80"])
-        #expect(matching.differences(between: try captured("http://h/b?x=1&y=2"), and: recorded) == ["path /b, recorded /a"])
+        #expect(
+            matching.differences(between: try captured("http://h/a?x=1&y=2", method: "get", body: "two"), and: recorded)
+                .isEmpty
+        )
+        #expect(
+            matching.differences(between: try captured("http://h/a?y=2&x=1"), and: recorded) == [
+                "query y=2&x=1, recorded x=1&y=2"
+            ]
+        )
+        #expect(
+            matching.differences(between: try captured("http://h/a?x=1&y=2", method: "POST"), and: recorded) == [
+                "method POST, recorded GET"
+            ]
+        )
+        #expect(
+            matching.differences(between: try captured("https://h/a?x=1&y=2"), and: recorded) == [
+                "origin https://h:443, recorded http://h:80"
+            ]
+        )
+        #expect(
+            matching.differences(between: try captured("http://h/b?x=1&y=2"), and: recorded) == ["path /b, recorded /a"]
+        )
     }
 
     @Test("ignoring query order")
     func queryOrder() throws {
         let matching = CassetteMatching(ignoresQueryOrder: true)
-        #expect(matching.differences(between: try captured("http://h/a?y=2&x=1"), and: try captured("http://h/a?x=1&y=2")).isEmpty)
-        #expect(!matching.differences(between: try captured("http://h/a?y=3&x=1"), and: try captured("http://h/a?x=1&y=2")).isEmpty)
+        #expect(
+            matching.differences(between: try captured("http://h/a?y=2&x=1"), and: try captured("http://h/a?x=1&y=2"))
+                .isEmpty
+        )
+        #expect(
+            !matching.differences(between: try captured("http://h/a?y=3&x=1"), and: try captured("http://h/a?x=1&y=2"))
+                .isEmpty
+        )
     }
 
     @Test("ignoring chosen query items")
     func ignoredItems() throws {
         let matching = CassetteMatching(ignoredQueryItems: ["_ts"])
-        #expect(matching.differences(between: try captured("http://h/a?x=1&_ts=99"), and: try captured("http://h/a?x=1&_ts=1")).isEmpty)
-        #expect(matching.differences(between: try captured("http://h/a?x=1"), and: try captured("http://h/a?_ts=1&x=1")).isEmpty)
+        #expect(
+            matching.differences(
+                between: try captured("http://h/a?x=1&_ts=99"),
+                and: try captured("http://h/a?x=1&_ts=1")
+            ).isEmpty
+        )
+        #expect(
+            matching.differences(between: try captured("http://h/a?x=1"), and: try captured("http://h/a?_ts=1&x=1"))
+                .isEmpty
+        )
     }
 
     @Test("comparing chosen headers")
     func headers() throws {
         let matching = CassetteMatching(headers: ["Accept"])
         let recorded = try captured("http://h/a", headers: ["accept": "application/json", "X-Other": "1"])
-        #expect(matching.differences(between: try captured("http://h/a", headers: ["Accept": "application/json"]), and: recorded).isEmpty)
+        #expect(
+            matching.differences(
+                between: try captured("http://h/a", headers: ["Accept": "application/json"]),
+                and: recorded
+            ).isEmpty
+        )
         #expect(
             matching.differences(between: try captured("http://h/a", headers: ["Accept": "text/html"]), and: recorded)
                 == [#"header Accept "text/html", recorded "application/json""#]
@@ -75,7 +116,10 @@ struct CassetteMatchingTests {
                 == [#"JSON body {"a":2,"b":[1,2]}, recorded {"a":1,"b":[1,2]}"#]
         )
         let text = try captured("http://h/a", method: "POST", body: "plain")
-        #expect(CassetteMatching(body: .json).differences(between: text, and: recorded).first?.contains("not both JSON") == true)
+        #expect(
+            CassetteMatching(body: .json).differences(between: text, and: recorded).first?.contains("not both JSON")
+                == true
+        )
     }
 
     @Test("a handler with body matching tells same-URL requests apart by body")
@@ -85,18 +129,38 @@ struct CassetteMatchingTests {
         try await recordCassette(
             at: file,
             [
-                try makeRequest("http://127.0.0.1:9/q", method: "POST", headers: ["Content-Type": "application/json"], body: #"{"n":1}"#),
-                try makeRequest("http://127.0.0.1:9/q", method: "POST", headers: ["Content-Type": "application/json"], body: #"{"n":2}"#),
+                try makeRequest(
+                    "http://127.0.0.1:9/q",
+                    method: "POST",
+                    headers: ["Content-Type": "application/json"],
+                    body: #"{"n":1}"#
+                ),
+                try makeRequest(
+                    "http://127.0.0.1:9/q",
+                    method: "POST",
+                    headers: ["Content-Type": "application/json"],
+                    body: #"{"n":2}"#
+                ),
             ]
         )
         let handler = try ReplayHandler(cassette: file, mode: .none, matching: CassetteMatching(body: .json))
         let harness = PipelineHarness(handlers: [handler])
         let second = try await harness.send(
-            try makeRequest("http://127.0.0.1:9/q", method: "POST", headers: ["Content-Type": "application/json"], body: #"{ "n": 2 }"#)
+            try makeRequest(
+                "http://127.0.0.1:9/q",
+                method: "POST",
+                headers: ["Content-Type": "application/json"],
+                body: #"{ "n": 2 }"#
+            )
         )
         #expect(second.text == "POST /q #2")
         let first = try await harness.send(
-            try makeRequest("http://127.0.0.1:9/q", method: "POST", headers: ["Content-Type": "application/json"], body: #"{"n":1}"#)
+            try makeRequest(
+                "http://127.0.0.1:9/q",
+                method: "POST",
+                headers: ["Content-Type": "application/json"],
+                body: #"{"n":1}"#
+            )
         )
         #expect(first.text == "POST /q #1")
     }

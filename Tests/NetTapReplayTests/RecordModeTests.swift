@@ -83,9 +83,11 @@ struct RecordModeTests {
         #expect(transport.requests.map { $0.url?.path } == ["/new"])
         try await handler.flush()
         let cassette = try Cassette.load(contentsOf: file)
-        #expect(cassette.entries.map { "\($0.request.method) \($0.request.url)" } == [
-            "GET http://127.0.0.1:9/known", "POST http://127.0.0.1:9/new",
-        ])
+        #expect(
+            cassette.entries.map { "\($0.request.method) \($0.request.url)" } == [
+                "GET http://127.0.0.1:9/known", "POST http://127.0.0.1:9/new",
+            ]
+        )
     }
 
     @Test("newEpisodes on a missing file records everything")
@@ -135,7 +137,10 @@ struct RecordModeTests {
     func allMode() async throws {
         let folder = try TemporaryFolder()
         let file = folder.file("all.har")
-        try await recordCassette(at: file, [try makeRequest("http://127.0.0.1:9/old"), try makeRequest("http://127.0.0.1:9/a")])
+        try await recordCassette(
+            at: file,
+            [try makeRequest("http://127.0.0.1:9/old"), try makeRequest("http://127.0.0.1:9/a")]
+        )
         let transport = CountingTransport()
         let handler = try ReplayHandler(cassette: file, mode: .all)
         let result = try await PipelineHarness(handlers: [handler], transport: transport)
@@ -154,9 +159,11 @@ struct RecordModeTests {
             "\($0) \($0.replays(fileExists: true)) \($0.records(fileExists: true)) "
                 + "\($0.replays(fileExists: false)) \($0.records(fileExists: false))"
         }
-        #expect(rows == [
-            "once true false false true", "newEpisodes true true true true", "none true false true false",
-            "all false true false true",
-        ])
+        #expect(
+            rows == [
+                "once true false false true", "newEpisodes true true true true", "none true false true false",
+                "all false true false true",
+            ]
+        )
     }
 }

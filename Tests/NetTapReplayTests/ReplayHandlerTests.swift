@@ -80,7 +80,12 @@ struct ReplayHandlerTests {
                         HARHeader(name: "Content-Length", value: "1"),
                         HARHeader(name: "X-Kept", value: "yes"),
                     ],
-                    content: HARContent(size: 4, mimeType: "application/octet-stream", text: "AAECAw==", encoding: "base64")
+                    content: HARContent(
+                        size: 4,
+                        mimeType: "application/octet-stream",
+                        text: "AAECAw==",
+                        encoding: "base64"
+                    )
                 )
             )
         ]
@@ -110,10 +115,16 @@ struct ReplayHandlerTests {
         let request = try makeRequest(
             "http://127.0.0.1:9/login?token=s3cr3t-q&page=1",
             method: "POST",
-            headers: ["Authorization": "Bearer s3cr3t-auth", "Content-Type": "application/json", "Cookie": "sid=s3cr3t-c"],
+            headers: [
+                "Authorization": "Bearer s3cr3t-auth", "Content-Type": "application/json", "Cookie": "sid=s3cr3t-c",
+            ],
             body: #"{"user":"ann","password":"s3cr3t-pw"}"#
         )
-        let recorder = try ReplayHandler(cassette: file, mode: .all, matching: CassetteMatching(headers: ["Authorization"], body: .json))
+        let recorder = try ReplayHandler(
+            cassette: file,
+            mode: .all,
+            matching: CassetteMatching(headers: ["Authorization"], body: .json)
+        )
         let live = try await PipelineHarness(handlers: [recorder], transport: transport).send(request)
         #expect(live.text == #"{"access_token":"s3cr3t-out","user":"ann"}"#, "the caller gets the real body")
         try await recorder.flush()
@@ -128,7 +139,11 @@ struct ReplayHandlerTests {
             headers: ["Authorization": "Bearer another", "Content-Type": "application/json"],
             body: #"{"password":"another","user":"ann"}"#
         )
-        let replayer = try ReplayHandler(cassette: file, mode: .none, matching: CassetteMatching(headers: ["Authorization"], body: .json))
+        let replayer = try ReplayHandler(
+            cassette: file,
+            mode: .none,
+            matching: CassetteMatching(headers: ["Authorization"], body: .json)
+        )
         let replayed = try await PipelineHarness(handlers: [replayer]).send(other)
         #expect(replayed.answeredBy == "cassette")
         #expect(try JSONValue(data: replayed.body) == ["access_token": "[redacted]", "user": "ann"])
@@ -176,8 +191,10 @@ struct ReplayHandlerTests {
         #expect(replayed.annotations["cassette.note"]?.contains("kept the first 70 of 100 bytes") == true)
     }
 
-    @Test("a recorded redirect becomes hop entries, redacted, that pass the independent checker strictly",
-        .enabled(if: HARCheck.isAvailable, "har-check not set up: run ../shared/tools/har-check/setup.sh"))
+    @Test(
+        "a recorded redirect becomes hop entries, redacted, that pass the independent checker strictly",
+        .enabled(if: HARCheck.isAvailable, "har-check not set up: run ../shared/tools/har-check/setup.sh")
+    )
     func strictHAR() async throws {
         let folder = try TemporaryFolder()
         let file = folder.file("strict.har")
@@ -190,17 +207,28 @@ struct ReplayHandlerTests {
                 redirectFrom: "/start"
             )
         )
-        _ = try await harness.send(try makeRequest("http://127.0.0.1:9/start?apikey=s3cr3t-key", headers: ["X-Api-Key": "s3cr3t-h"]))
         _ = try await harness.send(
-            try makeRequest("http://127.0.0.1:9/post", method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "a=1&password=s3cr3t-form")
+            try makeRequest("http://127.0.0.1:9/start?apikey=s3cr3t-key", headers: ["X-Api-Key": "s3cr3t-h"])
+        )
+        _ = try await harness.send(
+            try makeRequest(
+                "http://127.0.0.1:9/post",
+                method: "POST",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: "a=1&password=s3cr3t-form"
+            )
         )
         try await handler.flush()
         let entries = try Cassette.load(contentsOf: file).entries
         #expect(entries.map(\.response.status) == [302, 200, 200])
         #expect(entries[0].response.redirectURL == "http://127.0.0.1:9/final?token=%5Bredacted%5D")
         let secrets = folder.file("secrets.txt")
-        try Data(["s3cr3t-key", "s3cr3t-h", "s3cr3t-hop", "s3cr3t-cookie", "s3cr3t-body", "s3cr3t-form"].joined(separator: "\n").utf8)
-            .write(to: secrets)
+        try Data(
+            ["s3cr3t-key", "s3cr3t-h", "s3cr3t-hop", "s3cr3t-cookie", "s3cr3t-body", "s3cr3t-form"].joined(
+                separator: "\n"
+            ).utf8
+        )
+        .write(to: secrets)
         let check = try HARCheck.run(["--strict", "--secrets", secrets.path, file.path])
         #expect(check.status == 0, "\(check.output)")
     }
@@ -227,7 +255,9 @@ struct ReplayHandlerTests {
     func loadError() throws {
         let folder = try TemporaryFolder()
         let file = folder.file("bad.har")
-        try Data(#"{"log": {"entries": [{"request": {"method": "GET"}, "response": {"status": 200}}]}}"#.utf8).write(to: file)
+        try Data(#"{"log": {"entries": [{"request": {"method": "GET"}, "response": {"status": 200}}]}}"#.utf8).write(
+            to: file
+        )
         #expect {
             _ = try ReplayHandler(cassette: file, mode: .once)
         } throws: { error in

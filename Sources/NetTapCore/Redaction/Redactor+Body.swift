@@ -17,7 +17,8 @@ extension Redactor {
     ///   `form password`).
     /// - Complexity: O(body size + fields × rules).
     public func redact(body: Data, contentType: String?) -> Redacted<Data> {
-        let mediaType = (contentType ?? "").split(separator: ";", maxSplits: 1).first
+        let mediaType =
+            (contentType ?? "").split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if mediaType == "application/x-www-form-urlencoded" {
             guard let text = String(data: body, encoding: .utf8) else { return Redacted(value: body) }

@@ -39,8 +39,10 @@ public struct Redactor: Sendable, Hashable {
     /// `*api-key*`, `*api_key*`, `x-auth-token` and `*token*`, and ``defaultFieldNames`` as query items and
     /// body fields.
     public static let defaultRules: [RedactionRule] =
-        ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "*api-key*", "*api_key*", "x-auth-token",
-            "*token*"]
+        [
+            "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "*api-key*", "*api_key*", "x-auth-token",
+            "*token*",
+        ]
         .map { RedactionRule.header(RedactionPattern(stringLiteral: $0)) }
         + defaultFieldNames.flatMap { RedactionRule.parameter(.exact($0)) }
 

@@ -84,14 +84,21 @@ struct RedactorTests {
     @Test("a cookie exception keeps that cookie; a cookie rule works without the header rule")
     func cookieExceptionsAndRules() {
         let excepting = redactor.excepting([.cookie("theme")])
-        #expect(excepting.redact(headers: ["Cookie": "theme=dark; sid=s3cr3t"]).value["Cookie"] == "theme=dark; sid=[redacted]")
+        #expect(
+            excepting.redact(headers: ["Cookie": "theme=dark; sid=s3cr3t"]).value["Cookie"]
+                == "theme=dark; sid=[redacted]"
+        )
         let narrow = Redactor(rules: [.cookie("sid")])
-        #expect(narrow.redact(headers: ["Cookie": "theme=dark; sid=s3cr3t"]).value["Cookie"] == "theme=dark; sid=[redacted]")
+        #expect(
+            narrow.redact(headers: ["Cookie": "theme=dark; sid=s3cr3t"]).value["Cookie"] == "theme=dark; sid=[redacted]"
+        )
     }
 
     @Test("query items with secret names are replaced, other items keep their spelling and order")
     func query() throws {
-        let original = try url("https://u:s3cr3t-pw@api.example/x?page=2&TOKEN=s3cr3t-1&q=a%20b&access_token=s3cr3t-2#top")
+        let original = try url(
+            "https://u:s3cr3t-pw@api.example/x?page=2&TOKEN=s3cr3t-1&q=a%20b&access_token=s3cr3t-2#top"
+        )
         let result = redactor.redact(url: original)
         #expect(
             result.value.absoluteString
@@ -178,7 +185,11 @@ struct RedactorTests {
             body: Data(#"{"PIN": "1234", "cvv2": "999", "cvvx": "k", "token": "t", "sig": "s"}"#.utf8),
             contentType: "application/json"
         )
-        #expect(try json(body.value) == ["PIN": "[redacted]", "cvv2": "[redacted]", "cvvx": "k", "token": "t", "sig": "[redacted]"])
+        #expect(
+            try json(body.value) == [
+                "PIN": "[redacted]", "cvv2": "[redacted]", "cvvx": "k", "token": "t", "sig": "[redacted]",
+            ]
+        )
         #expect(custom.redact(url: try url("http://h/?sig=abc")).value.absoluteString == "http://h/?sig=%5Bredacted%5D")
     }
 
@@ -232,7 +243,9 @@ struct RedactorTests {
         #expect(result.locations.map(\.description) == ["query apikey", "header X-Api-Key", "form sessionid"])
     }
 
-    @Test("a whole transaction: request, redirect hops (Set-Cookie, Location) and response, each location with its part")
+    @Test(
+        "a whole transaction: request, redirect hops (Set-Cookie, Location) and response, each location with its part"
+    )
     func transaction() throws {
         let start = Date(timeIntervalSince1970: 0)
         let transaction = Transaction(
