@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NetTap", targets: ["NetTap"]),
         .library(name: "NetTapCore", targets: ["NetTapCore"]),
         .library(name: "NetTapHAR", targets: ["NetTapHAR"]),
+        .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -20,7 +21,8 @@ let package = Package(
     targets: [
         .target(name: "NetTapCore", swiftSettings: strict),
         .target(name: "NetTapHAR", dependencies: ["NetTapCore"], swiftSettings: strict),
-        .target(name: "NetTap", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(name: "NetTap", dependencies: ["NetTapCore", "NetTapHAR", "NetTapReplay"], swiftSettings: strict),
         .target(name: "NetTapTesting", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(
             name: "NetTapCLI",
@@ -45,13 +47,18 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "NetTapReplayTests",
+            dependencies: ["NetTapReplay", "NetTapHAR", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapCLITests",
             dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NetTapIntegrationTests",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapReplay", "NetTapTestSupport"],
             swiftSettings: strict
         ),
     ],

@@ -1,3 +1,4 @@
 // The umbrella module: `import NetTap` brings in every NetTap capability.
 @_exported import NetTapCore
 @_exported import NetTapHAR
+@_exported import NetTapReplay
