@@ -51,7 +51,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetTapIntegrationTests",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport"],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapTestSupport", "NetTapTesting"],
             swiftSettings: strict
         ),
     ],
