@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetTapIntegrationTests",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapReplay", "NetTapTestSupport"],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapReplay", "NetTapTestSupport", "NetTapTesting"],
             swiftSettings: strict
         ),
     ],
