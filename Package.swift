@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NetTapCore", targets: ["NetTapCore"]),
         .library(name: "NetTapHAR", targets: ["NetTapHAR"]),
         .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
+        .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -22,7 +23,12 @@ let package = Package(
         .target(name: "NetTapCore", swiftSettings: strict),
         .target(name: "NetTapHAR", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
-        .target(name: "NetTap", dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking"], swiftSettings: strict),
+        .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(
+            name: "NetTap",
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay"],
+            swiftSettings: strict
+        ),
         .target(name: "NetTapTesting", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(
             name: "NetTapCLI",
@@ -52,13 +58,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetTapReplayTests",
+            dependencies: ["NetTapReplay", "NetTapHAR", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapCLITests",
             dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NetTapIntegrationTests",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapTestSupport"],
+            dependencies: [
+                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapTestSupport", "NetTapTesting",
+            ],
             swiftSettings: strict
         ),
     ],

@@ -2,3 +2,4 @@
 @_exported import NetTapCore
 @_exported import NetTapHAR
 @_exported import NetTapMocking
+@_exported import NetTapReplay

@@ -71,28 +71,10 @@ public struct HARResponder: TransactionHandler {
         let entry = document.log.entries[entryIndex]
         context.answer(by: name)
         context.annotate("har.entry", String(entryIndex))
-        return Self.response(for: entry.response, url: url)
+        return entry.response.replayResponse(url: url)
     }
 
     private static func key(method: String, url: String) -> String {
         method.uppercased() + " " + url
-    }
-
-    private static func response(for recorded: HARResponse, url: URL) -> HTTPResponse {
-        let body = recorded.content.decodedData() ?? Data()
-        let dropped: Set<String> = ["content-encoding", "transfer-encoding", "content-length"]
-        var headers = HTTPHeaders(
-            recorded.headers
-                .filter { !dropped.contains($0.name.lowercased()) && !$0.name.hasPrefix(":") }
-                .map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
-        )
-        headers.add(name: "Content-Length", value: String(body.count))
-        return HTTPResponse(
-            statusCode: recorded.status,
-            headers: headers,
-            url: url,
-            httpVersion: recorded.httpVersion.isEmpty ? "HTTP/1.1" : recorded.httpVersion,
-            body: .data(body)
-        )
     }
 }

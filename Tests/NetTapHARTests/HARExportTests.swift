@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapHAR
+import NetTapTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

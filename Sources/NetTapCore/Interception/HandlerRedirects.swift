@@ -9,8 +9,9 @@ import FoundationNetworking
 /// The forwarding transport follows network redirects itself. A handler that answers with a 301, 302, 303,
 /// 307 or 308 and a `Location` (a stub, a HAR entry) would otherwise reach the app as a final 3xx on Linux,
 /// which never follows a custom protocol's redirect. Here the request for the next hop is built with the same
-/// RFC 9110 §15.4 rules the transport uses, the hop is recorded, cookies for the new URL come from the app's
-/// cookie storage, and the pipeline runs again; after 20 hops the request fails with
+/// RFC 9110 §15.4 rules the transport uses, the hop is recorded, its `Set-Cookie` lines are stored as for a
+/// final answer (``HandlerAnswers``), cookies for the new URL come from the app's cookie storage, and the
+/// pipeline runs again; after 20 hops the request fails with
 /// `URLError(.httpTooManyRedirects)`.
 enum HandlerRedirects {
     static let followedStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
@@ -49,15 +50,12 @@ enum HandlerRedirects {
             if hops > ForwardingTransport.redirectLimit {
                 throw URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: nextURL])
             }
-            let profile = context.forwardingProfile
-            if let storage = profile?.cookieStorage, profile?.shouldSetCookies ?? true {
-                let cookies = HTTPCookie.cookies(withResponseHeaderFields: response.headers.dictionary, for: currentURL)
-                if !cookies.isEmpty { storage.setCookies(cookies, for: currentURL, mainDocumentURL: nil) }
-            }
+            let profile = context.forwardingProfile ?? .standard
+            HandlerAnswers.storeCookies(of: response, for: currentURL, profile: profile)
             var suggested = current
             suggested.url = nextURL
             current = ForwardingExchange.nextHop(from: current, suggested: suggested, statusCode: response.statusCode)
-            if let storage = profile?.cookieStorage, profile?.shouldSetCookies ?? true,
+            if let storage = profile.cookieStorage, profile.shouldSetCookies,
                 let cookies = storage.cookies(for: nextURL), !cookies.isEmpty
             {
                 for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {

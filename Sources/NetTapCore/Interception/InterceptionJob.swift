@@ -93,35 +93,86 @@ extension NetTapURLProtocol {
             }
         }
 
+        /// Runs the handlers in a Swift task and relays their answer the way the platform would relay a network
+        /// answer: cookies stored, no body where there may be none, the platform's error keys, and the request's
+        /// idle timeout measured on the injected clock (``HandlerAnswers``, ``IdleTimeout``).
         private func runPipeline(_ request: URLRequest, recorder: TransactionRecorder) {
             let requestURL = request.url ?? URL(fileURLWithPath: "/")
             let channelBox = Locked<BodyChannel?>(nil)
+            // The pipeline task, and whether it must be cancelled as soon as it exists (a timeout came first).
+            let taskBox = Locked<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
             let pipeline = pipeline
             let context = context
             let relay = relay
+            let profile = context.forwardingProfile ?? .standard
+            let idle = RequestTimeout.interval(for: request, sessionTimeout: profile.timeoutIntervalForRequest).map {
+                IdleTimeout.start(after: $0, on: context.clock) {
+                    let error = URLError(.timedOut)
+                    recorder.finish(error: error)
+                    relay.fail(error)
+                    taskBox.withLock { box -> Task<Void, Never>? in
+                        box.isCancelled = true
+                        return box.task
+                    }?
+                    .cancel()
+                    channelBox.withLock { $0 }?.cancel()
+                }
+            }
             let pipelineTask = Task {
                 do {
-                    let (response, finalRequest) = try await HandlerRedirects.send(
+                    let (answer, finalRequest) = try await HandlerRedirects.send(
                         request,
                         through: pipeline,
                         context: context
                     )
+                    let answerURL = finalRequest.url ?? requestURL
+                    let response = HandlerAnswers.withoutForbiddenBody(
+                        answer,
+                        method: finalRequest.httpMethod ?? "GET",
+                        context: context
+                    )
                     channelBox.withLock { $0 = response.body.channel }
-                    deliver(response, requestURL: finalRequest.url ?? requestURL, recorder: recorder)
+                    if relay.isRunning {
+                        HandlerAnswers.storeCookies(of: response, for: response.url ?? answerURL, profile: profile)
+                    }
+                    deliver(response, requestURL: answerURL, recorder: recorder, idle: idle, isPipelinePath: true)
                 } catch {
-                    recorder.finish(error: error)
-                    relay.fail(error)
+                    // After a timeout or a stop the outcome is already reported.
+                    guard idle?.stop() ?? true else { return }
+                    let failure = HandlerAnswers.appError(error, requestURL: requestURL)
+                    recorder.finish(error: failure)
+                    relay.fail(failure)
                 }
             }
+            if taskBox.withLock({ box -> Bool in
+                box.task = pipelineTask
+                return box.isCancelled
+            }) {
+                pipelineTask.cancel()
+            }
             relay.setStopAction {
-                recorder.finish(error: URLError(.cancelled))
+                idle?.stop()
                 pipelineTask.cancel()
                 channelBox.withLock { $0 }?.cancel()
+                recorder.finish(error: URLError(.cancelled))
             }
         }
 
         /// Relays the head, then every body chunk and the end, recording them on the way.
-        private func deliver(_ response: HTTPResponse, requestURL: URL, recorder: TransactionRecorder) {
+        /// - Parameters:
+        ///   - response: The response to relay.
+        ///   - requestURL: The URL the head names when the response has none.
+        ///   - recorder: The transaction's recorder.
+        ///   - idle: The pipeline path's idle timeout, touched by the head and every chunk; `nil` on the fast path
+        ///     (the forwarding session's own timer runs there).
+        ///   - isPipelinePath: Whether body errors get the pipeline path's error rules (``HandlerAnswers``).
+        private func deliver(
+            _ response: HTTPResponse,
+            requestURL: URL,
+            recorder: TransactionRecorder,
+            idle: IdleTimeout? = nil,
+            isPipelinePath: Bool = false
+        ) {
             let channel = response.body.channel
             guard relay.isRunning else {
                 channel.cancel()
@@ -129,6 +180,7 @@ extension NetTapURLProtocol {
             }
             guard let head = response.urlResponse(requestURL: requestURL) else {
                 channel.cancel()
+                guard idle?.stop() ?? true else { return }
                 let error = URLError(.badServerResponse)
                 recorder.finish(error: error)
                 relay.fail(error)
@@ -136,19 +188,24 @@ extension NetTapURLProtocol {
             }
             context.markFirstByte()
             recorder.responseHead(response, requestURL: requestURL)
+            idle?.touch()
             relay.head(head)
             let relay = relay
             channel.setSink { event in
                 switch event {
                 case .chunk(let data):
+                    idle?.touch()
                     recorder.responseChunk(data)
                     relay.chunk(data) { count in channel.acknowledge(count) }
                 case .end(nil):
+                    guard idle?.stop() ?? true else { return }
                     recorder.finish(error: nil)
                     relay.finish()
                 case .end(let error?):
-                    recorder.finish(error: error)
-                    relay.fail(error)
+                    guard idle?.stop() ?? true else { return }
+                    let failure = isPipelinePath ? HandlerAnswers.appError(error, requestURL: requestURL) : error
+                    recorder.finish(error: failure)
+                    relay.fail(failure)
                 }
             }
         }

@@ -85,9 +85,12 @@ public final class Interceptor: Sendable {
         }
     }
 
-    /// The clock handlers wait on.
+    /// The clock handlers wait on, and on which requests answered through handlers time out.
     ///
-    /// `ContinuousClock` by default. Tests inject a manual clock.
+    /// `ContinuousClock` by default. Tests inject a manual clock. A request that runs through handlers has an
+    /// idle timeout measured on this clock (the request's or the session's timeout, in whole seconds, as the
+    /// platform applies it): while it is in flight, that timeout is one more sleeper on the clock, so a test
+    /// that waits for a handler's sleep counts it (`waitForSleepers(count: 2)` for one request).
     public var clock: any Clock<Duration> {
         get { settings.withLock { $0.clock } }
         set { settings.withLock { $0.clock = newValue } }

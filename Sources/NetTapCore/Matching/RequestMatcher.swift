@@ -27,6 +27,15 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// Scores of the built-in factories are documented on each; `&&` adds the scores of its parts, `||` takes
     /// the lowest, `!` scores 0.
     public let specificity: Int
+    /// The matcher as NetTap configuration JSON, for writing it back to a file ("save as mock").
+    ///
+    /// Matchers made by the built-in factories, by ``init(configuration:)`` and by combining such matchers
+    /// with `&&`, `||` and `!` have one, in the shape ``init(configuration:)`` reads, for example
+    /// `{"method": "POST", "path": "/login"}`; `&&` merges both objects when their keys do not collide and
+    /// writes `{"allOf": [...]}` otherwise, `||` writes `{"anyOf": [...]}`, `!` writes `{"not": ...}`.
+    /// Matchers made from a closure have `nil` (and so does any combination containing one) unless the
+    /// caller sets it.
+    public var configuration: JSONValue?
     private let evaluate: @Sendable (URLRequest) -> MatchResult
 
     /// Creates a matcher from a predicate.
@@ -41,8 +50,25 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         specificity: Int,
         evaluate: @escaping @Sendable (URLRequest) -> MatchResult
     ) {
+        self.init(description: description, specificity: specificity, configuration: nil, evaluate: evaluate)
+    }
+
+    /// Creates a matcher from a predicate, with the configuration JSON that recreates it.
+    ///
+    /// - Parameters:
+    ///   - description: What the matcher tests, shown in explanations.
+    ///   - specificity: How narrowly it selects requests (see ``specificity``).
+    ///   - configuration: The JSON that ``init(configuration:)`` turns back into an equal matcher, or `nil`.
+    ///   - evaluate: Returns ``MatchResult/matched`` or ``MatchResult/missed(_:)`` with a short reason.
+    public init(
+        description: String,
+        specificity: Int,
+        configuration: JSONValue?,
+        evaluate: @escaping @Sendable (URLRequest) -> MatchResult
+    ) {
         self.description = description
         self.specificity = specificity
+        self.configuration = configuration
         self.evaluate = evaluate
     }
 
@@ -64,9 +90,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         evaluate(request)
     }
 
-    /// A matcher that every request passes; specificity 0.
+    /// A matcher that every request passes; specificity 0; configuration `{}`.
     public static var any: RequestMatcher {
-        RequestMatcher(description: "any request", specificity: 0) { _ in .matched }
+        RequestMatcher(description: "any request", specificity: 0, configuration: [:]) { _ in .matched }
     }
 
     /// Both matchers must match; specificity is the sum of both.
@@ -78,7 +104,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public static func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         RequestMatcher(
             description: "\(lhs.grouped(for: "&&")) && \(rhs.grouped(for: "&&"))",
-            specificity: lhs.specificity + rhs.specificity
+            specificity: lhs.specificity + rhs.specificity,
+            configuration: MatcherConfiguration.allOf(lhs.configuration, rhs.configuration)
         ) { request in
             let first = lhs.evaluate(request)
             guard first == .matched else { return first }
@@ -95,7 +122,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public static func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         RequestMatcher(
             description: "\(lhs.grouped(for: "||")) || \(rhs.grouped(for: "||"))",
-            specificity: Swift.min(lhs.specificity, rhs.specificity)
+            specificity: Swift.min(lhs.specificity, rhs.specificity),
+            configuration: MatcherConfiguration.anyOf(lhs.configuration, rhs.configuration)
         ) { request in
             let first = lhs.evaluate(request)
             guard case .missed(let firstReason) = first else { return .matched }
@@ -110,7 +138,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// - Parameter matcher: The matcher to negate.
     /// - Returns: A matcher that misses exactly when `matcher` matches.
     public static prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
-        RequestMatcher(description: "!(\(matcher.description))", specificity: 0) { request in
+        RequestMatcher(
+            description: "!(\(matcher.description))",
+            specificity: 0,
+            configuration: matcher.configuration.map { ["not": $0] }
+        ) { request in
             switch matcher.evaluate(request) {
             case .matched: .missed("request matched \(matcher.description)")
             case .missed: .matched

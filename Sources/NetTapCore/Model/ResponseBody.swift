@@ -121,4 +121,27 @@ public struct BodyWriter: Sendable {
 
     /// Whether the reader has gone away (cancelled), so that producing more is pointless.
     public var isCancelled: Bool { channel.isCancelled }
+
+    /// Registers what to do when the reader goes away, for example cancel the task that produces the body.
+    ///
+    /// The app cancelling its request, a request timeout and a body that may not be delivered (a response to
+    /// `HEAD`, a 204 or 304) all cancel the reader. Runs at once when the reader is already gone; a later
+    /// registration replaces an earlier one.
+    ///
+    /// ```swift
+    /// ResponseBody.stream(expectedLength: nil) { writer in
+    ///     let producer = Task {
+    ///         for chunk in chunks {
+    ///             try await context.clock.sleep(for: .milliseconds(100))   // paced
+    ///             writer.write(chunk)
+    ///         }
+    ///         writer.finish()
+    ///     }
+    ///     writer.onCancel { producer.cancel() }
+    /// }
+    /// ```
+    /// - Parameter action: Run once, on the thread that cancels.
+    public func onCancel(_ action: @escaping @Sendable () -> Void) {
+        channel.onCancel(action)
+    }
 }

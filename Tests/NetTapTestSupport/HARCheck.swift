@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The venv is `$HAR_CHECK_VENV` or `~/.cache/har-check-venv` (made by `setup.sh`); the script is
 /// `$HAR_CHECK_SCRIPT` (or `$HAR_CHECK`, as `scripts/test` sets it) or found beside the repository.
-enum HARCheck {
-    static var python: URL? {
+public enum HARCheck {
+    /// The venv's Python, when set up.
+    public static var python: URL? {
         let environment = ProcessInfo.processInfo.environment
         let venv =
             environment["HAR_CHECK_VENV"].map { URL(fileURLWithPath: $0) }
@@ -14,12 +15,13 @@ enum HARCheck {
         return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
     }
 
-    static var script: URL? {
+    /// The checker script, when found.
+    public static var script: URL? {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["HAR_CHECK_SCRIPT"] ?? environment["HAR_CHECK"] {
             return URL(fileURLWithPath: path)
         }
-        // Tests/NetTapHARTests/HARCheck.swift → repository → its parent holds shared/.
+        // Tests/NetTapTestSupport/HARCheck.swift → repository → its parent holds shared/.
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let script = repository.deletingLastPathComponent().appendingPathComponent(
@@ -28,10 +30,15 @@ enum HARCheck {
         return FileManager.default.fileExists(atPath: script.path) ? script : nil
     }
 
-    static var isAvailable: Bool { python != nil && script != nil }
+    /// Whether the checker can run.
+    public static var isAvailable: Bool { python != nil && script != nil }
 
     /// Runs the checker and returns its exit status and output.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    ///
+    /// - Parameter arguments: The checker's arguments, for example `["--strict", path]`.
+    /// - Returns: The exit status (−1 when not set up) and the combined output.
+    /// - Throws: What `Process.run()` throws.
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         guard let python, let script else { return (-1, "har-check is not set up") }
         let process = Process()
         process.executableURL = python

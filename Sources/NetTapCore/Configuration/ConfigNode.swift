@@ -1,0 +1,172 @@
+import Foundation
+
+/// A value in a configuration file together with where it is, so every error can name its place.
+///
+/// NetTap's JSON configuration (`nettap.json`) is read through nodes: each knows its JSON ``path`` and the
+/// ``source`` file, and every typed accessor throws a ``ConfigurationError`` that names both when the value
+/// is missing, has the wrong type or holds an unknown key.
+///
+/// ```swift
+/// let root = try ConfigNode.load(contentsOf: URL(fileURLWithPath: "nettap.json"))
+/// try root.rejectUnknownKeys(allowed: ["mocks", "shaping"])
+/// for stub in try root.requiredChild("mocks").array("stubs") {     // $.mocks.stubs[0], …
+///     let status = try stub.int("status") ?? 200                   // "expected an integer, found a string"
+///     let matcher = try RequestMatcher(configuration: stub.requiredChild("match"))
+/// }
+/// ```
+///
+/// Object members are read by name; JSON object key order is not kept, so anything that lists members
+/// (``keys``, ``members()``) sorts them by name.
+public struct ConfigNode: Sendable, Equatable {
+    /// The JSON value at this place.
+    public var value: JSONValue
+    /// The JSON path of the value, for example `$.mocks.stubs[2].match`; `$` for the document.
+    public var path: String
+    /// The input's name, usually the file name; `nil` for configuration built in code.
+    public var source: String?
+
+    /// Wraps a value.
+    ///
+    /// - Parameters:
+    ///   - value: The JSON value.
+    ///   - path: Its JSON path; `$` for a whole document.
+    ///   - source: The input's name for errors, or `nil`.
+    public init(value: JSONValue, path: String = "$", source: String? = nil) {
+        self.value = value
+        self.path = path
+        self.source = source
+    }
+
+    /// Parses JSON text; a leading UTF-8 byte-order mark is skipped.
+    ///
+    /// - Parameters:
+    ///   - data: UTF-8 JSON text (RFC 8259); any top-level value is accepted.
+    ///   - source: The name used in errors, usually the file name, or `nil`.
+    /// - Throws: ``ConfigurationError`` with the 1-based ``ConfigurationError/line`` and
+    ///   ``ConfigurationError/column`` of a syntax error (`nettap.json:3:7: invalid JSON: …`).
+    public init(parsing data: Data, source: String?) throws {
+        let json = JSONSyntaxDiagnosis.strippingByteOrderMark(data)
+        do {
+            self.init(value: try JSONValue(data: json), source: source)
+        } catch {
+            let diagnosis =
+                JSONSyntaxDiagnosis.diagnose(json)
+                ?? JSONSyntaxDiagnosis(message: "the data is not UTF-8 JSON", line: nil, column: nil)
+            let end = JSONSyntaxDiagnosis.location(ofByteOffset: json.count, in: json)
+            throw ConfigurationError(
+                source: source,
+                message: "invalid JSON: \(diagnosis.message)",
+                line: diagnosis.line ?? end?.line,
+                column: diagnosis.column ?? end?.column
+            )
+        }
+    }
+
+    /// Reads and parses a JSON file.
+    ///
+    /// - Parameter url: A file URL; its last path component names the file in errors.
+    /// - Returns: The document's root node, at path `$`.
+    /// - Throws: ``ConfigurationError`` when the file cannot be read (`cannot read file: …`) or is not JSON
+    ///   (with line and column).
+    public static func load(contentsOf url: URL) throws -> ConfigNode {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ConfigurationError(
+                source: url.lastPathComponent,
+                message: "cannot read file: \(error.localizedDescription)"
+            )
+        }
+        return try ConfigNode(parsing: data, source: url.lastPathComponent)
+    }
+
+    /// An error at this node's place.
+    ///
+    /// - Parameter message: What is wrong with the value, for example `port must be 1…65535`.
+    /// - Returns: The error, naming ``source`` and ``path``.
+    public func error(_ message: String) -> ConfigurationError {
+        ConfigurationError(source: source, path: path, message: message)
+    }
+
+    /// A member of this object, including one whose value is `null`.
+    ///
+    /// - Parameter key: The member name.
+    /// - Returns: The member's node, or `nil` when the object has no such member.
+    /// - Throws: ``ConfigurationError`` when this value is not an object.
+    public func child(_ key: String) throws -> ConfigNode? {
+        guard let value = try objectMembers()[key] else { return nil }
+        return ConfigNode(value: value, path: JSONPath.appending(key, to: path), source: source)
+    }
+
+    /// A member of this object that must be present and not `null`.
+    ///
+    /// - Parameter key: The member name.
+    /// - Returns: The member's node.
+    /// - Throws: ``ConfigurationError`` when this value is not an object, or (at this node's path)
+    ///   `missing required key "name"` when the member is absent or `null`.
+    public func requiredChild(_ key: String) throws -> ConfigNode {
+        guard let node = try child(key), node.value != .null else {
+            throw error("missing required key \"\(key)\"")
+        }
+        return node
+    }
+
+    /// The member names of this object, sorted.
+    ///
+    /// - Throws: ``ConfigurationError`` when this value is not an object.
+    public var keys: [String] {
+        get throws { try objectMembers().keys.sorted() }
+    }
+
+    /// The members of this object as nodes, sorted by name.
+    ///
+    /// - Returns: `(key, node)` pairs; each node's path names its member.
+    /// - Throws: ``ConfigurationError`` when this value is not an object.
+    /// - Complexity: O(*n* log *n*) in the number of members.
+    public func members() throws -> [(key: String, node: ConfigNode)] {
+        try objectMembers().keys.sorted().map { key in
+            (key, ConfigNode(value: value[key] ?? .null, path: JSONPath.appending(key, to: path), source: source))
+        }
+    }
+
+    /// The elements of this array as nodes.
+    ///
+    /// - Returns: The elements in order; each node's path ends in its index, such as `$.stubs[2]`.
+    /// - Throws: ``ConfigurationError`` when this value is not an array.
+    public func elements() throws -> [ConfigNode] {
+        guard case .array(let elements) = value else { throw typeMismatch(expected: "an array") }
+        return elements.enumerated().map { index, element in
+            ConfigNode(value: element, path: JSONPath.appending(index, to: path), source: source)
+        }
+    }
+
+    /// The object's members, or a type error naming this path.
+    private func objectMembers() throws -> [String: JSONValue] {
+        guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
+        return members
+    }
+
+    /// `expected <expected>, found <kind of value>` at this node's path.
+    ///
+    /// - Parameter expected: The wanted kind with its article, for example `a string`.
+    /// - Returns: The error.
+    package func typeMismatch(expected: String) -> ConfigurationError {
+        error("expected \(expected), found \(value.kindDescription)")
+    }
+}
+
+extension JSONValue {
+    /// The kind of value with its article, for messages: `null`, `a boolean`, `a number`, `a string`,
+    /// `an array`, `an object`.
+    package var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// A configuration that cannot be used: it names the file, the place in it and what is wrong.
+///
+/// ```
+/// nettap.json:3:7: invalid JSON: Invalid value around character 41.
+/// nettap.json: $.mocks.scenarios[0].stubs[2].match.pathRgex: unknown key "pathRgex"; did you mean "pathRegex"?
+/// nettap.json: $.mocks.stubs[0].match.port: expected an integer, found a string
+/// ```
+///
+/// Syntax errors carry a ``line`` and ``column``; every other error carries the JSON ``path`` of the value
+/// at fault (see ``ConfigNode``).
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The input's name, usually the file name such as `nettap.json`; `nil` for configuration built in code.
+    public var source: String?
+    /// The JSON path of the offending value, for example `$.mocks.scenarios[0].stubs[2].match.pathRegex`;
+    /// `$` for the whole document.
+    public var path: String
+    /// What is wrong, for example `expected a string, found a number`.
+    public var message: String
+    /// The 1-based line of a JSON syntax error, when known.
+    public var line: Int?
+    /// The 1-based column (in characters) of a JSON syntax error, when known.
+    public var column: Int?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - source: The input's name, or `nil`.
+    ///   - path: The JSON path of the offending value.
+    ///   - message: What is wrong.
+    ///   - line: The 1-based line, for syntax errors.
+    ///   - column: The 1-based column, for syntax errors.
+    public init(source: String? = nil, path: String = "$", message: String, line: Int? = nil, column: Int? = nil) {
+        self.source = source
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    /// One line: `source:line:column: message` for syntax errors, `source: path: message` otherwise.
+    ///
+    /// Without a ``source`` the name and its separator are left out: `3:7: message` or `$.a.b: message`.
+    public var description: String {
+        let place: String
+        if let line, let column {
+            place = source.map { "\($0):\(line):\(column)" } ?? "\(line):\(column)"
+        } else {
+            place = source.map { "\($0): \(path)" } ?? path
+        }
+        return "\(place): \(message)"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where and why JSON text cannot be parsed, for errors such as `nettap.json:3:7: invalid JSON: …`.
+///
+/// `JSONDecoder` reports syntax errors without a position; `JSONSerialization` reports the byte offset in
+/// its message (`Invalid value around character 22.`), which this turns into a 1-based line and column.
+package struct JSONSyntaxDiagnosis: Sendable, Equatable {
+    /// What is wrong, as Foundation words it, or `the file is empty`.
+    package var message: String
+    /// The 1-based line, when the offset is known.
+    package var line: Int?
+    /// The 1-based column in characters, when the offset is known.
+    package var column: Int?
+
+    /// Diagnoses JSON text that failed to decode.
+    ///
+    /// - Parameter data: The UTF-8 text, without a byte-order mark.
+    /// - Returns: The diagnosis, or `nil` when `JSONSerialization` accepts the text (any top-level value).
+    package static func diagnose(_ data: Data) -> JSONSyntaxDiagnosis? {
+        if data.isEmpty {
+            return JSONSyntaxDiagnosis(message: "the file is empty", line: 1, column: 1)
+        }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            let text = detail ?? error.localizedDescription
+            let location = location(ofByteOffset: offset(in: text), in: data)
+            return JSONSyntaxDiagnosis(message: text, line: location?.line, column: location?.column)
+        }
+        return nil
+    }
+
+    /// Removes a leading UTF-8 byte-order mark (`EF BB BF`).
+    ///
+    /// - Parameter data: The bytes.
+    /// - Returns: The bytes without the mark.
+    package static func strippingByteOrderMark(_ data: Data) -> Data {
+        data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+    }
+
+    /// The 1-based line and column of a byte offset.
+    ///
+    /// - Parameters:
+    ///   - offset: The 0-based byte offset; `data.count` is the end of the text.
+    ///   - data: The UTF-8 text.
+    /// - Returns: The location, or `nil` when the offset is unknown or outside the text.
+    package static func location(ofByteOffset offset: Int?, in data: Data) -> (line: Int, column: Int)? {
+        guard let offset, offset >= 0, offset <= data.count else { return nil }
+        let before = String(decoding: data.prefix(offset), as: UTF8.self)
+        let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.count, (lines.last?.count ?? 0) + 1)
+    }
+
+    /// The byte offset in a Foundation message such as `Invalid value around character 22.`.
+    private static func offset(in message: String) -> Int? {
+        guard let range = message.range(of: "character ") else { return nil }
+        return Int(message[range.upperBound...].prefix { $0.isNumber })
+    }
+}

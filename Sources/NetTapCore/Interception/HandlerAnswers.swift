@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the platform's HTTP stack does to every network answer, done for answers that handlers made, so the
+/// app cannot tell them apart (platform-notes §10).
+///
+/// - Cookies: every `Set-Cookie` line lands in the app session's cookie storage, as libcurl's header callback
+///   stores them for network answers (`EasyHandle.setCookies`): only the configuration's
+///   `httpCookieAcceptPolicy == .never` stops it (`httpShouldSetCookies` only governs sending), then the
+///   storage's own policy and domain rules apply (`HTTPCookieStorage.setCookies(_:for:mainDocumentURL:)`).
+/// - No content: a response to `HEAD`, and a 1xx, 204 or 304 response, has no body (RFC 9110 §6.4.1); bytes
+///   a handler supplied anyway are not delivered, as libcurl never reads them.
+/// - Errors: a `URLError` gets `NSErrorFailingURLKey` and `NSErrorFailingURLStringKey` when the handler left
+///   them out, as the platform's failures carry them; timeouts stay bare, as the platform's timer reports them.
+enum HandlerAnswers {
+    /// Stores the `Set-Cookie` lines the forwarding session has not stored already.
+    ///
+    /// A response made by the forwarding transport (`origin`) had its own lines stored by the forwarding
+    /// session, which shares the app's cookie storage and policy; only lines a handler added are stored here.
+    /// Each line is parsed on its own, so several lines, names in any case and `Expires` dates with commas
+    /// all work.
+    /// - Parameters:
+    ///   - response: The response as it reaches the app.
+    ///   - url: The URL the response answers.
+    ///   - profile: The app session's cookie settings.
+    static func storeCookies(of response: HTTPResponse, for url: URL, profile: ForwardingProfile) {
+        guard let storage = profile.cookieStorage, profile.cookieAcceptPolicy != .never else { return }
+        var lines = response.headers.values(for: "Set-Cookie")
+        guard !lines.isEmpty else { return }
+        if let origin = response.origin {
+            for stored in origin.headers.values(for: "Set-Cookie") {
+                if let index = lines.firstIndex(of: stored) { lines.remove(at: index) }
+            }
+        }
+        let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
+    }
+
+    /// `NSErrorFailingURLStringKey`, which the platform sets beside `NSErrorFailingURLKey` (the SDK constant
+    /// `NSURLErrorFailingURLStringErrorKey` is deprecated).
+    static let failingURLStringKey = "NSErrorFailingURLStringKey"
+
+    /// Whether a response to `method` with `statusCode` has no content (RFC 9110 §6.4.1, §9.3.2).
+    static func hasNoContent(statusCode: Int, method: String) -> Bool {
+        method.caseInsensitiveCompare("HEAD") == .orderedSame || (100..<200).contains(statusCode)
+            || statusCode == 204 || statusCode == 304
+    }
+
+    /// The response without its body when it may have none; the dropped body's producer is told (cancelled).
+    ///
+    /// Responses of the forwarding transport pass unchanged: the platform already delivered no body.
+    static func withoutForbiddenBody(
+        _ response: HTTPResponse,
+        method: String,
+        context: TransactionContext
+    )
+        -> HTTPResponse
+    {
+        guard response.origin == nil, hasNoContent(statusCode: response.statusCode, method: method) else {
+            return response
+        }
+        if response.body.expectedLength != 0 {
+            let reason = method.caseInsensitiveCompare("HEAD") == .orderedSame ? "HEAD" : "\(response.statusCode)"
+            context.annotate("body", "not delivered: a \(reason) response has no content (RFC 9110 §6.4.1)")
+        }
+        response.body.channel.cancel()
+        var bodiless = response
+        bodiless.body = .empty
+        return bodiless
+    }
+
+    /// The error the app receives for a failure on the pipeline path.
+    ///
+    /// - `CancellationError` (a handler's own) becomes `URLError(.cancelled)`.
+    /// - An `NSError` in `NSURLErrorDomain` becomes a `URLError` (Linux does not bridge them).
+    /// - A `URLError` other than `.timedOut` gets the failing-URL keys when missing.
+    /// - Parameters:
+    ///   - error: What the pipeline or the body threw.
+    ///   - requestURL: The URL of the app's request.
+    /// - Returns: The error to relay and record.
+    static func appError(_ error: any Error, requestURL: URL) -> any Error {
+        let converted = error is CancellationError ? URLError(.cancelled) : ForwardingExchange.urlError(error)
+        guard let urlError = converted as? URLError, urlError.code != .timedOut else { return converted }
+        var info = urlError.userInfo
+        guard info[NSURLErrorFailingURLErrorKey] == nil || info[failingURLStringKey] == nil else {
+            return urlError
+        }
+        let failingURL = info[NSURLErrorFailingURLErrorKey] as? URL ?? requestURL
+        if info[NSURLErrorFailingURLErrorKey] == nil { info[NSURLErrorFailingURLErrorKey] = failingURL }
+        if info[failingURLStringKey] == nil { info[failingURLStringKey] = failingURL.absoluteString }
+        return URLError(urlError.code, userInfo: info)
+    }
+}

@@ -1,0 +1,68 @@
+/// Finds the likely fault in a regular expression that `NSRegularExpression` rejected.
+///
+/// Foundation on Linux (and often on Apple platforms) reports only "the value is invalid", without a
+/// reason or position, so this scans the pattern for the common mistakes: an unclosed group or character
+/// class, an unmatched `)`, a quantifier with nothing to repeat and a trailing backslash.
+enum RegularExpressionDiagnosis {
+    /// The reason and 0-based character offset of the first fault found, or a general reason without an
+    /// offset.
+    static func diagnose(_ pattern: String) -> (message: String, offset: Int?) {
+        let characters = Array(pattern)
+        var openGroups: [Int] = []
+        var classStart: Int?
+        var canRepeat = false
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if let start = classStart {
+                let isFirst = index == start + 1 || (index == start + 2 && characters[start + 1] == "^")
+                if character == "\\" {
+                    index += 1
+                } else if character == "]" && !isFirst {
+                    classStart = nil
+                    canRepeat = true
+                }
+                index += 1
+                continue
+            }
+            switch character {
+            case "\\":
+                guard index + 1 < characters.count else {
+                    return ("trailing \"\\\" escapes nothing at character \(index + 1)", index)
+                }
+                index += 1
+                canRepeat = true
+            case "[":
+                classStart = index
+            case "(":
+                openGroups.append(index)
+                canRepeat = false
+                if index + 1 < characters.count, characters[index + 1] == "?" { index += 1 }
+            case ")":
+                guard openGroups.popLast() != nil else {
+                    return ("unmatched \")\" at character \(index + 1)", index)
+                }
+                canRepeat = true
+            case "|":
+                canRepeat = false
+            case "*", "+", "?":
+                guard canRepeat else {
+                    return ("\"\(character)\" has nothing to repeat at character \(index + 1)", index)
+                }
+                // A lazy (`*?`) or possessive (`*+`) suffix belongs to the quantifier.
+                if index + 1 < characters.count, "?+".contains(characters[index + 1]) { index += 1 }
+                canRepeat = false
+            default:
+                canRepeat = true
+            }
+            index += 1
+        }
+        if let start = classStart {
+            return ("missing \"]\" to close \"[\" at character \(start + 1)", start)
+        }
+        if let start = openGroups.last {
+            return ("missing \")\" to close \"(\" at character \(start + 1)", start)
+        }
+        return ("not a valid ICU regular expression", nil)
+    }
+}

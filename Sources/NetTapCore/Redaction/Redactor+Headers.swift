@@ -1,0 +1,115 @@
+import Foundation
+
+extension Redactor {
+    /// Header fields whose value is a URL, whose query items are redacted like a request URL's.
+    static let urlValuedHeaders: Set<String> = ["location", "content-location", "referer"]
+
+    /// Header fields whose value is `scheme credentials` (RFC 9110 §11.6.2, §11.7.2): the scheme is kept.
+    static let credentialsHeaders: Set<String> = ["authorization", "proxy-authorization"]
+
+    /// Replaces secret header values, keeping field names, order and repetitions.
+    ///
+    /// `Cookie` and `Set-Cookie` (RFC 6265 §4.1, §4.2) keep every cookie name and attribute and lose only the
+    /// values of secret cookies (all of them while a header rule covers the field); `Authorization` and
+    /// `Proxy-Authorization` keep their scheme (`Bearer [redacted]`); `Location`, `Content-Location` and
+    /// `Referer` keep their URL with secret query items replaced; other secret fields become the placeholder.
+    ///
+    /// - Parameter headers: The header fields.
+    /// - Returns: The redacted fields and one location per replaced value (`header Authorization`,
+    ///   `cookie session in Set-Cookie`, `query token in Location`).
+    /// - Complexity: O(fields × rules).
+    public func redact(headers: HTTPHeaders) -> Redacted<HTTPHeaders> {
+        var locations: [RedactionLocation] = []
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(headers.count)
+        for field in headers {
+            var field = field
+            let name = field.name.lowercased()
+            if name == "cookie" || name == "set-cookie" {
+                field.value = redactCookies(in: field.value, header: field.name, locations: &locations)
+            } else if isSecret(field.name, at: .header) {
+                let redacted = redactedCredentials(field.value, isCredentials: Self.credentialsHeaders.contains(name))
+                if redacted != field.value {
+                    field.value = redacted
+                    locations.append(RedactionLocation(kind: .header, name: field.name))
+                }
+            } else if Self.urlValuedHeaders.contains(name) {
+                let query = redactQuery(in: field.value)
+                field.value = query.value
+                locations += query.locations.map {
+                    RedactionLocation(kind: $0.kind, name: $0.name, header: field.name)
+                }
+            }
+            fields.append(field)
+        }
+        return Redacted(value: HTTPHeaders(fields), locations: locations)
+    }
+
+    /// The placeholder, or `scheme placeholder` for credentials with a scheme.
+    private func redactedCredentials(_ value: String, isCredentials: Bool) -> String {
+        guard isCredentials, let space = value.firstIndex(of: " ") else { return Self.placeholder }
+        let scheme = value[..<space]
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            return Self.placeholder
+        }
+        return scheme + " " + Self.placeholder
+    }
+
+    /// Redacts the values of a `Cookie` (`a=1; b=2`) or `Set-Cookie` (`a=1; Path=/`, several possibly joined by
+    /// `", "` as Foundation joins repeated fields) header value.
+    private func redactCookies(in value: String, header: String, locations: inout [RedactionLocation]) -> String {
+        let blanket = isSecret(header, at: .header)
+        func redactPair(_ pair: Substring) -> String {
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+            let cookieValue = pair[pair.index(after: equals)...]
+            let isSecretCookie =
+                (blanket || matchesRule(name, at: .cookie)) && !isExcepted(name, at: .cookie)
+            guard isSecretCookie, !name.isEmpty, cookieValue != Self.placeholder[...] else { return String(pair) }
+            locations.append(RedactionLocation(kind: .cookie, name: name, header: header))
+            return pair[...equals] + Self.placeholder
+        }
+        if header.lowercased() == "cookie" {
+            return value.split(separator: ";", omittingEmptySubsequences: false)
+                .map { piece -> String in
+                    let leading = piece.prefix { $0 == " " }
+                    return leading + redactPair(piece.dropFirst(leading.count))
+                }
+                .joined(separator: ";")
+        }
+        return Self.splitSetCookie(value)
+            .map { cookie -> String in
+                guard let semicolon = cookie.firstIndex(of: ";") else { return redactPair(cookie) }
+                return redactPair(cookie[..<semicolon]) + cookie[semicolon...]
+            }
+            .joined(separator: ", ")
+    }
+
+    /// Splits `Set-Cookie` lines that Foundation joined with `", "`: a comma starts a new cookie only when
+    /// `name=` follows it, so the comma in an `Expires` date (`Wed, 21 Oct 2015 07:28:00 GMT`) stays.
+    static func splitSetCookie(_ value: String) -> [Substring] {
+        var cookies: [Substring] = []
+        var start = value.startIndex
+        var index = value.startIndex
+        while index < value.endIndex {
+            if value[index] == ",", startsCookie(value[value.index(after: index)...]) {
+                cookies.append(value[start..<index])
+                var next = value.index(after: index)
+                while next < value.endIndex, value[next] == " " { next = value.index(after: next) }
+                start = next
+                index = next
+                continue
+            }
+            index = value.index(after: index)
+        }
+        cookies.append(value[start...])
+        return cookies
+    }
+
+    private static func startsCookie(_ text: Substring) -> Bool {
+        let trimmed = text.drop { $0 == " " }
+        guard let equals = trimmed.firstIndex(of: "=") else { return false }
+        let name = trimmed[..<equals]
+        return !name.isEmpty && !name.contains { $0 == ";" || $0 == "," || $0.isWhitespace }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Redactor {
+    /// Redacts a request's URL, header fields and body (`httpBody`, read with its `Content-Type`).
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The request with secrets replaced, and where.
+    /// - Complexity: O(size of the request).
+    public func redact(request: URLRequest) -> Redacted<URLRequest> {
+        var result = request
+        var locations: [RedactionLocation] = []
+        if let url = request.url {
+            let redacted = redact(url: url)
+            if redacted.didRedact {
+                result.url = redacted.value
+                locations += redacted.locations
+            }
+        }
+        let headers = redact(headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]))
+        if headers.didRedact {
+            for field in headers.value { result.setValue(field.value, forHTTPHeaderField: field.name) }
+            locations += headers.locations
+        }
+        if let body = request.httpBody {
+            let redacted = redact(body: body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            if redacted.didRedact {
+                result.httpBody = redacted.value
+                locations += redacted.locations
+            }
+        }
+        return Redacted(value: result, locations: locations)
+    }
+
+    /// Redacts a captured request: URL, header fields and body.
+    ///
+    /// - Parameter request: The captured request.
+    /// - Returns: The redacted request (a rewritten untruncated body gets its new size) and where.
+    public func redact(request: CapturedRequest) -> Redacted<CapturedRequest> {
+        var result = request
+        let url = redact(url: request.url)
+        let headers = redact(headers: request.headers)
+        result.url = url.value
+        result.headers = headers.value
+        var locations = url.locations + headers.locations
+        if let body = request.body {
+            let redacted = redact(body: body, contentType: request.headers["Content-Type"])
+            result.body = redacted.value
+            locations += redacted.locations
+        }
+        return Redacted(value: result, locations: locations)
+    }
+
+    /// Redacts a captured response: header fields, URL and body.
+    ///
+    /// - Parameter response: The captured response.
+    /// - Returns: The redacted response and where.
+    public func redact(response: CapturedResponse) -> Redacted<CapturedResponse> {
+        var result = response
+        let headers = redact(headers: response.headers)
+        let url = redact(url: response.url)
+        result.headers = headers.value
+        result.url = url.value
+        var locations = headers.locations + url.locations
+        if let body = response.body {
+            let redacted = redact(body: body, contentType: response.headers["Content-Type"])
+            result.body = redacted.value
+            locations += redacted.locations
+        }
+        return Redacted(value: result, locations: locations)
+    }
+
+    /// Redacts a whole captured transaction: the request, every redirect hop (URL and headers, `Set-Cookie`
+    /// and `Location` among them) and the response.
+    ///
+    /// - Parameter transaction: The transaction.
+    /// - Returns: The redacted transaction and every location, each with its ``RedactionLocation/part``.
+    /// - Complexity: O(size of the transaction).
+    public func redact(transaction: Transaction) -> Redacted<Transaction> {
+        var result = transaction
+        var locations: [RedactionLocation] = []
+        func add(_ found: [RedactionLocation], part: RedactionLocation.Part) {
+            locations += found.map { location in
+                var location = location
+                location.part = part
+                return location
+            }
+        }
+        let request = redact(request: transaction.request)
+        result.request = request.value
+        add(request.locations, part: .request)
+        for (index, hop) in transaction.redirects.enumerated() {
+            let url = redact(url: hop.url)
+            let headers = redact(headers: hop.headers)
+            result.redirects[index].url = url.value
+            result.redirects[index].headers = headers.value
+            add(url.locations + headers.locations, part: .redirect(index + 1))
+        }
+        if let response = transaction.response {
+            let redacted = redact(response: response)
+            result.response = redacted.value
+            add(redacted.locations, part: .response)
+        }
+        return Redacted(value: result, locations: locations)
+    }
+
+    /// Redacts a captured body; an untruncated body that changed gets its new size.
+    private func redact(body: CapturedBody, contentType: String?) -> Redacted<CapturedBody> {
+        let redacted = redact(body: body.data, contentType: contentType)
+        guard redacted.didRedact else { return Redacted(value: body) }
+        let total = body.isTruncated ? body.totalByteCount : Int64(redacted.value.count)
+        return Redacted(value: CapturedBody(data: redacted.value, totalByteCount: total), locations: redacted.locations)
+    }
+}

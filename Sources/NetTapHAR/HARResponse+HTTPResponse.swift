@@ -1,0 +1,36 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HARResponse {
+    /// The response a handler answers with when it replays this recorded response.
+    ///
+    /// Status and headers are the entry's, minus `Content-Encoding` and `Transfer-Encoding` (the body is given
+    /// decoded, as ``TransactionHandler`` requires) and HTTP/2 pseudo-headers (`:status`), with
+    /// `Content-Length` set to the decoded body's size in bytes. The body is ``HARContent/decodedData()``
+    /// (`content.text`, base64-decoded when `content.encoding` is `base64`; empty when there is no text).
+    ///
+    /// - Parameter url: The URL the response came from (the request's, or the final one after redirects).
+    /// - Returns: The response, its body in one chunk; HTTP/1.1 when the entry has no `httpVersion`.
+    /// - Complexity: O(headers + body size).
+    public func replayResponse(url: URL) -> HTTPResponse {
+        let body = content.decodedData() ?? Data()
+        let dropped: Set<String> = ["content-encoding", "transfer-encoding", "content-length"]
+        var fields = HTTPHeaders(
+            headers
+                .filter { !dropped.contains($0.name.lowercased()) && !$0.name.hasPrefix(":") }
+                .map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
+        )
+        fields.add(name: "Content-Length", value: String(body.count))
+        return HTTPResponse(
+            statusCode: status,
+            headers: fields,
+            url: url,
+            httpVersion: httpVersion.isEmpty ? "HTTP/1.1" : httpVersion,
+            body: .data(body)
+        )
+    }
+}

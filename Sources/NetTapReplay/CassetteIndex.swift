@@ -1,0 +1,65 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+
+/// The replayable entries of a loaded cassette, found by request, each used once in recorded order before
+/// the last one repeats.
+///
+/// Thread safety: every member may be used from any thread.
+final class CassetteIndex: Sendable {
+    struct Recorded: Sendable {
+        /// The entry's position in `log.entries`.
+        var index: Int
+        var entry: HAREntry
+        /// The entry's request, redacted.
+        var request: CapturedRequest
+    }
+
+    let recorded: [Recorded]
+    private let byKey: [String: [Int]]
+    private let played = Locked(Set<Int>())
+
+    /// Indexes the entries with a response (status > 0), their requests redacted with `redactor`.
+    init(entries: [HAREntry], redactor: Redactor) {
+        var recorded: [Recorded] = []
+        var byKey: [String: [Int]] = [:]
+        for (index, entry) in entries.enumerated() where entry.response.status > 0 {
+            let request = redactor.redact(request: entry.request.capturedRequest()).value
+            byKey[CassetteMatching.key(of: request), default: []].append(recorded.count)
+            recorded.append(Recorded(index: index, entry: entry, request: request))
+        }
+        self.recorded = recorded
+        self.byKey = byKey
+    }
+
+    /// The first matching entry not replayed yet, else the last matching one; `nil` when none matches.
+    ///
+    /// - Complexity: O(entries with the request's method, origin and path).
+    func take(_ request: CapturedRequest, matching: CassetteMatching) -> Recorded? {
+        let candidates = (byKey[CassetteMatching.key(of: request)] ?? []).filter {
+            matching.differences(between: request, and: recorded[$0].request).isEmpty
+        }
+        guard let last = candidates.last else { return nil }
+        let chosen = played.withLock { played -> Int in
+            let next = candidates.first { !played.contains($0) } ?? last
+            played.insert(next)
+            return next
+        }
+        return recorded[chosen]
+    }
+
+    /// The entry closest to `request` and why it differs, for an error message.
+    ///
+    /// - Complexity: O(entries).
+    func closest(to request: CapturedRequest, matching: CassetteMatching) -> (Recorded, [String])? {
+        var best: (Recorded, [String], Int)?
+        for candidate in recorded {
+            let reasons = matching.differences(between: request, and: candidate.request)
+            let distance = CassetteMatching.distance(reasons)
+            if best.map({ distance < $0.2 }) ?? true {
+                best = (candidate, reasons, distance)
+            }
+        }
+        return best.map { ($0.0, $0.1) }
+    }
+}

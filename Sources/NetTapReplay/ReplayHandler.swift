@@ -1,0 +1,176 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A handler that answers requests from a cassette (a HAR 1.2 file) and records new ones into it, in the
+/// manner of VCR, vcrpy and Polly.JS.
+///
+/// ```
+///  request ─▶ redact ─▶ match a loaded entry? ── yes ─▶ answer it (answeredBy "cassette")
+///                              │ no
+///                              ├─ mode records ─▶ next ─▶ response streamed to the caller
+///                              │                            └─ tee ─▶ redact ─▶ HAR entries ─▶ CassetteWriter
+///                              └─ otherwise ─▶ URLError(.resourceUnavailable) naming the closest entry
+/// ```
+///
+/// **Replay.** The incoming request is redacted with ``redactor`` and compared (``matching``) with every
+/// loaded entry that has a response, its request redacted the same way, so a secret the recording holds as
+/// `[redacted]` still matches. Repeated identical requests take the matching entries in recorded order;
+/// after the last one, that one answers again. The answer has the entry's status and headers, the decoded
+/// body, no `Content-Encoding` or `Transfer-Encoding`, and `Content-Length` of the real body
+/// (`HARResponse.replayResponse(url:)`). The handler calls `context.answer(by: name)` and annotates
+/// `cassette.entry` with the entry's index in `log.entries`. A recorded redirect is answered as the 3xx it
+/// was; the interceptor follows it to the next entry.
+///
+/// **Record.** The request goes to `next`; the response body is passed to the caller chunk by chunk,
+/// unchanged, while a copy of up to ``bodyByteLimit`` bytes is kept. When the body ends, the transaction
+/// (request as this handler saw it, response, redirect hops and timings) is redacted, turned into HAR entries
+/// (`HAREntry.entries(for:)`) and handed to the ``writer``. A body longer than the limit is kept truncated,
+/// with a `body truncated` comment in the entry and a `cassette.note` annotation. Failed or cancelled
+/// requests are not recorded. The entries are queued before the caller sees the end of the body, so a
+/// ``flush()`` after the caller has its response writes them.
+///
+/// ```swift
+/// let cassette = try ReplayHandler(cassette: fixtures.appendingPathComponent("login.har"), mode: .once)
+/// interceptor.handlers = [cassette]
+/// // … run the code under test …
+/// try await cassette.flush()
+/// ```
+///
+/// Thread safety: one handler may serve concurrent requests.
+public struct ReplayHandler: TransactionHandler {
+    /// The default handler name, `cassette`.
+    public static let defaultName = "cassette"
+    /// The default per-body byte limit of recordings: 16 MiB.
+    public static let defaultBodyByteLimit = 16 * 1024 * 1024
+
+    /// The handler's name, shown as the transaction's `answeredBy` for replayed requests.
+    public let name: String
+    /// The cassette file.
+    public let fileURL: URL
+    /// The record mode.
+    public let mode: RecordMode
+    /// How requests are matched with entries.
+    public let matching: CassetteMatching
+    /// What is redacted before writing and before matching.
+    public let redactor: Redactor
+    /// The most bytes of each request and response body a recording keeps.
+    public let bodyByteLimit: Int
+    /// Whether the cassette file existed when the handler was created.
+    public let fileExisted: Bool
+    /// The writer of recorded entries.
+    public let writer: CassetteWriter
+    let index: CassetteIndex
+
+    /// Creates a handler for a cassette file, reading it when it exists.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The cassette's file URL (`.har`).
+    ///   - mode: When to replay and when to record; ``RecordMode/once`` by default.
+    ///   - matching: How requests match entries; method and URL by default.
+    ///   - redactor: What is redacted; ``Redactor/default`` by default.
+    ///   - bodyByteLimit: The most bytes of each body a recording keeps; 16 MiB by default.
+    ///   - name: The handler name; `cassette` by default.
+    /// - Throws: `HARError` naming the file and the JSON path when the file exists but is not a HAR document.
+    /// - Complexity: O(size of the cassette).
+    public init(
+        cassette fileURL: URL,
+        mode: RecordMode = .once,
+        matching: CassetteMatching = .default,
+        redactor: Redactor = .default,
+        bodyByteLimit: Int = ReplayHandler.defaultBodyByteLimit,
+        name: String = ReplayHandler.defaultName
+    ) throws(HARError) {
+        let exists = FileManager.default.fileExists(atPath: fileURL.path)
+        let loaded = exists && mode != .all ? try Cassette.load(contentsOf: fileURL) : Cassette()
+        self.name = name
+        self.fileURL = fileURL
+        self.mode = mode
+        self.matching = matching
+        self.redactor = redactor
+        self.bodyByteLimit = max(0, bodyByteLimit)
+        self.fileExisted = exists
+        self.index = CassetteIndex(entries: mode.replays(fileExists: exists) ? loaded.entries : [], redactor: redactor)
+        self.writer = CassetteWriter(fileURL: fileURL, cassette: loaded)
+    }
+
+    /// Answers from the cassette, records through `next`, or fails, as ``mode`` says.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The transaction's context.
+    ///   - next: The rest of the pipeline, called only to record.
+    /// - Returns: The replayed response, or the live response with its body teed into the recording.
+    /// - Throws: `URLError(.resourceUnavailable)` when no entry matches and the mode does not record (its
+    ///   description names the cassette file, the request and the closest entry with the differences); what
+    ///   `next` throws while recording.
+    /// - Complexity: O(entries sharing the request's method, origin and path) to match.
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        let incoming = redactor.redact(request: Self.capture(request, limit: Int.max)).value
+        if mode.replays(fileExists: fileExisted), let recorded = index.take(incoming, matching: matching) {
+            return replay(recorded, for: request, context: context)
+        }
+        guard mode.records(fileExists: fileExisted) else {
+            throw unmatched(incoming, url: request.url)
+        }
+        return try await record(request, context: context, next: next)
+    }
+
+    /// Waits until every recorded entry is written to the cassette file.
+    ///
+    /// - Throws: The last write's error (`EncodingError`, `CocoaError`, `POSIXError`).
+    public func flush() async throws {
+        try await writer.flush()
+    }
+
+    private func replay(
+        _ recorded: CassetteIndex.Recorded,
+        for request: URLRequest,
+        context: TransactionContext
+    )
+        -> HTTPResponse
+    {
+        let url = request.url ?? recorded.request.url
+        context.answer(by: name)
+        context.annotate("cassette.entry", String(recorded.index))
+        if let note = recorded.entry.response.content.comment, note.hasPrefix("body truncated") {
+            context.annotate("cassette.note", "replayed a recording with its " + note)
+        }
+        return recorded.entry.response.replayResponse(url: url)
+    }
+
+    private func unmatched(_ request: CapturedRequest, url: URL?) -> URLError {
+        var message =
+            "cassette \(fileURL.lastPathComponent): no recorded entry matches \(request.method) "
+            + "\(request.url.absoluteString) (record mode \(mode)"
+        if !fileExisted { message += "; the file does not exist" }
+        message += ")"
+        if let (closest, reasons) = index.closest(to: request, matching: matching) {
+            message +=
+                "; closest is entry \(closest.index), \(closest.request.method) "
+                + "\(closest.request.url.absoluteString): " + reasons.joined(separator: "; ")
+        } else {
+            message += "; the cassette has no replayable entries"
+        }
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(.resourceUnavailable, userInfo: userInfo)
+    }
+
+    /// The request as a captured value, its body kept up to `limit` bytes.
+    static func capture(_ request: URLRequest, limit: Int) -> CapturedRequest {
+        let body = request.httpBody.map {
+            CapturedBody(data: Data($0.prefix(limit)), totalByteCount: Int64($0.count))
+        }
+        return CapturedRequest(
+            method: request.httpMethod ?? "GET",
+            url: request.url ?? URL(fileURLWithPath: "/"),
+            headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+            body: body
+        )
+    }
+}
