@@ -44,7 +44,8 @@ public struct MockHandler: TransactionHandler {
         /// stub with the reason it missed: the choice for tests.
         case fail
         /// Pass it on, and add the real response as a new stub (method and exact URL) to the active scenario,
-        /// or to the base stubs when none is active, once its body has arrived.
+        /// or to the base stubs when none is active, once its body has arrived; secrets are redacted with the
+        /// handler's ``MockHandler/redactor``.
         case record
     }
 
@@ -66,6 +67,8 @@ public struct MockHandler: TransactionHandler {
     /// The largest response body, in bytes, the ``UnmatchedPolicy/record`` policy keeps in a new stub; a larger
     /// response is passed on but not recorded.
     public let recordingByteLimit: Int
+    /// Replaces secrets in responses recorded by the ``UnmatchedPolicy/record`` policy before they become stubs.
+    public let redactor: Redactor
 
     /// Creates the handler.
     ///
@@ -74,16 +77,21 @@ public struct MockHandler: TransactionHandler {
     ///   - unmatched: What happens to requests no stub matches; ``UnmatchedPolicy/passThrough`` by default
     ///     (use ``UnmatchedPolicy/fail`` in tests).
     ///   - recordingByteLimit: Bytes; 10 MiB by default.
+    ///   - redactor: Replaces secrets in recorded responses (`Set-Cookie` cookie values, `Authorization`-like
+    ///     headers, `token`-like body fields; secret query items match any value); `Redactor.default` by
+    ///     default.
     ///   - name: The handler's name; `mock` by default.
     public init(
         mocks: MockSet,
         unmatched: UnmatchedPolicy = .passThrough,
         recordingByteLimit: Int = 10 * 1024 * 1024,
+        redactor: Redactor = .default,
         name: String = "mock"
     ) {
         self.mocks = mocks
         self.unmatchedPolicy = unmatched
         self.recordingByteLimit = recordingByteLimit
+        self.redactor = redactor
         self.name = name
     }
 
@@ -129,6 +137,7 @@ public struct MockHandler: TransactionHandler {
         guard let writer = bodyWriter else { return response }
         let limit = recordingByteLimit
         let mocks = self.mocks
+        let redactor = self.redactor
         let pump = Task {
             var kept = Data()
             var isTooLarge = false
@@ -145,7 +154,7 @@ public struct MockHandler: TransactionHandler {
                 }
                 // The stub is in place before the app sees the end of the body, so its next request finds it.
                 if !isTooLarge {
-                    let stub = RecordedStub.make(request: request, response: response, body: kept)
+                    let stub = RecordedStub.make(request: request, response: response, body: kept, redactor: redactor)
                     if let scenario = mocks.activeScenario {
                         mocks.add(stub, toScenario: scenario)
                     } else {

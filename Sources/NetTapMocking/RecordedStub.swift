@@ -11,21 +11,41 @@ enum RecordedStub {
     /// (`Content-Encoding`: bodies are decoded; `Content-Length`: set from the body when answering).
     static let transferHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding", "connection"]
 
-    /// A stub matching the request's method and exact URL (see ``StubMatcher/exactRequest(method:url:)``) that
-    /// answers with the response's status, headers and body.
-    static func make(request: URLRequest, response: HTTPResponse, body: Data) -> Stub {
+    /// A stub matching the request's method and exact URL (see ``StubMatcher/exactRequest(method:url:redactor:)``)
+    /// that answers with the response's status, headers and body, secrets redacted.
+    static func make(request: URLRequest, response: HTTPResponse, body: Data, redactor: Redactor) -> Stub {
         let method = (request.httpMethod ?? "GET").uppercased()
         let url = request.url ?? URL(fileURLWithPath: "/")
-        return make(method: method, url: url, statusCode: response.statusCode, headers: response.headers, body: body)
+        return make(
+            method: method,
+            url: url,
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: body,
+            redactor: redactor
+        )
     }
 
-    /// A stub from the parts of a recorded exchange.
-    static func make(method: String, url: URL, statusCode: Int, headers: HTTPHeaders, body: Data) -> Stub {
+    /// A stub from the parts of a recorded exchange; `redactor` replaces secret header values (cookie values in
+    /// `Set-Cookie` among them), secret body fields, and makes secret query items match any value.
+    static func make(
+        method: String,
+        url: URL,
+        statusCode: Int,
+        headers: HTTPHeaders,
+        body: Data,
+        redactor: Redactor
+    ) -> Stub {
         let kept = HTTPHeaders(headers.filter { !transferHeaders.contains($0.name.lowercased()) })
+        let redactedBody = redactor.redact(body: body, contentType: kept["Content-Type"]).value
         return Stub(
             name(method: method, url: url),
-            matching: StubMatcher.exactRequest(method: method, url: url),
-            response: StubResponse(statusCode: statusCode, headers: kept, body: .data(body))
+            matching: StubMatcher.exactRequest(method: method, url: url, redactor: redactor),
+            response: StubResponse(
+                statusCode: statusCode,
+                headers: redactor.redact(headers: kept).value,
+                body: .data(redactedBody)
+            )
         )
     }
 

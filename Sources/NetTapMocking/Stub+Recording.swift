@@ -10,16 +10,19 @@ extension Stub {
     /// Creates a stub from a captured transaction: "save as mock".
     ///
     /// The stub matches the request's method and URL (scheme, host, port, path, and every query item of the
-    /// captured URL; see ``StubMatcher/exactRequest(method:url:)``) and answers with the captured status,
+    /// captured URL; see ``StubMatcher/exactRequest(method:url:redactor:)``) and answers with the captured status,
     /// headers and body. `Content-Encoding`, `Content-Length`, `Transfer-Encoding` and `Connection` are left
     /// out: the body is the decoded one and its length is set when answering. For a redirected transaction the
     /// stub answers the first URL with the final response.
     /// - Parameters:
     ///   - transaction: A completed transaction.
     ///   - name: The stub's name; `METHOD /path` by default.
+    ///   - redactor: Replaces secrets before they reach the stub (header values such as `Set-Cookie` cookie
+    ///     values, body fields such as `token`; secret query items match any value); `Redactor.default` by
+    ///     default, `Redactor.disabled` keeps everything.
     /// - Throws: ``MockingError/notSavable(_:reason:)`` when the transaction has no response or its captured
     ///   body was truncated at the capture limit.
-    public init(recording transaction: Transaction, name: String? = nil) throws {
+    public init(recording transaction: Transaction, name: String? = nil, redactor: Redactor = .default) throws {
         let target = "\(transaction.request.method) \(transaction.request.url.absoluteString)"
         guard let response = transaction.response else {
             throw MockingError.notSavable(target, reason: "it has no response")
@@ -35,7 +38,8 @@ extension Stub {
             url: transaction.request.url,
             statusCode: response.statusCode,
             headers: response.headers,
-            body: response.body?.data ?? Data()
+            body: response.body?.data ?? Data(),
+            redactor: redactor
         )
         if let name { stub.name = name }
         self = stub
@@ -43,16 +47,17 @@ extension Stub {
 
     /// Creates a stub from a HAR 1.2 entry (Chrome, Charles, Proxyman, NetTap exports): "save as mock".
     ///
-    /// The stub matches `request.method` and `request.url` as ``init(recording:name:)-(Transaction,_)`` does,
+    /// The stub matches `request.method` and `request.url` as ``init(recording:name:redactor:)-(Transaction,_,_)`` does,
     /// and answers with `response.status`, `response.headers` (minus HTTP/2 pseudo-headers starting with `:`
     /// and the transfer headers) and `response.content.text`, base64-decoded when `content.encoding` is
     /// `base64`.
     /// - Parameters:
     ///   - entry: The HAR entry.
     ///   - name: The stub's name; `METHOD /path` by default.
+    ///   - redactor: Replaces secrets as in the transaction initializer; `Redactor.default` by default.
     /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response (status 0) or an
     ///   unparsable URL.
-    public init(recording entry: HAREntry, name: String? = nil) throws {
+    public init(recording entry: HAREntry, name: String? = nil, redactor: Redactor = .default) throws {
         let target = "\(entry.request.method) \(entry.request.url)"
         guard let url = URL(string: entry.request.url), url.host != nil else {
             throw MockingError.notSavable(target, reason: "its URL cannot be parsed")
@@ -70,7 +75,8 @@ extension Stub {
             url: url,
             statusCode: entry.response.status,
             headers: headers,
-            body: entry.response.content.decodedData() ?? Data()
+            body: entry.response.content.decodedData() ?? Data(),
+            redactor: redactor
         )
         if let name { stub.name = name }
         self = stub

@@ -7,44 +7,30 @@ import FoundationNetworking
 
 /// Matchers the mocking module builds itself: for recorded and saved stubs.
 public enum StubMatcher {
-    /// Matches a request with this method and URL: same scheme, host, port and path, and every query item of
-    /// `url` present (other query items allowed, order ignored).
+    /// Matches a request with this method and URL: same scheme, host, explicit port and path, and every query
+    /// item of `url` present (other query items allowed, order ignored).
     ///
-    /// Specificity: method 1 + scheme 1 + host 10 + path 20 + 1 per query item.
+    /// Query items the redactor treats as secret (`token`, `api_key`, …) match any value, so the stub keeps
+    /// answering when the real secret changes and the secret is never written into a mock file. The matcher is
+    /// built from `RequestMatcher` factories, so it has a configuration and can be written to a mock file:
+    /// `{"method": "GET", "scheme": "https", "host": "api.example.com", "path": "/search",
+    /// "query": {"q": "swift", "token": null}}`.
     /// - Parameters:
     ///   - method: The HTTP method, compared case-insensitively.
     ///   - url: The URL; its fragment is ignored.
+    ///   - redactor: Decides which query items are secret; `Redactor.default` by default.
     /// - Returns: The matcher.
-    public static func exactRequest(method: String, url: URL) -> RequestMatcher {
+    public static func exactRequest(method: String, url: URL, redactor: Redactor = .default) -> RequestMatcher {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        let items = components?.queryItems ?? []
+        let items = (components?.queryItems ?? []).map { item in
+            redactor.isSecret(item.name, at: .queryItem) ? URLQueryItem(name: item.name, value: nil) : item
+        }
         var matcher = RequestMatcher.method(method)
         if let scheme = url.scheme { matcher = matcher && .scheme(scheme) }
         if let host = url.host { matcher = matcher && .host(host) }
-        if let port = url.port { matcher = matcher && Self.port(port) }
+        if let port = url.port { matcher = matcher && .port(port) }
         matcher = matcher && .path(RequestMatcher.path(of: url))
-        if !items.isEmpty { matcher = matcher && queryContains(items) }
+        if !items.isEmpty { matcher = matcher && .query(items: items) }
         return matcher
-    }
-
-    /// Matches an explicit port (`nil` in the request's URL counts as no port); specificity 0.
-    static func port(_ port: Int) -> RequestMatcher {
-        RequestMatcher(description: "port == \(port)", specificity: 0) { request in
-            let actual = request.url?.port
-            return actual == port
-                ? .matched : .missed("port was \(actual.map(String.init) ?? "none"), expected \(port)")
-        }
-    }
-
-    /// Matches when every given query item is present with the same value; specificity 1 per item.
-    static func queryContains(_ items: [URLQueryItem]) -> RequestMatcher {
-        let text = items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
-        return RequestMatcher(description: "query contains \(text)", specificity: items.count) { request in
-            let actual = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.queryItems } ?? []
-            for item in items where !actual.contains(where: { $0.name == item.name && $0.value == item.value }) {
-                return .missed("query had no \(item.name)=\(item.value ?? "")")
-            }
-            return .matched
-        }
     }
 }

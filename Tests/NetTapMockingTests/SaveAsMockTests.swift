@@ -79,13 +79,40 @@ struct SaveAsMockTests {
         let pipeline = harness(mocks)
         let result = try await pipeline.send(request("/search?page=2&q=swift&lang=en"))
         #expect(result.text == #"{"hits":3}"#)
-        #expect(result.response.headers.values(for: "Set-Cookie") == ["s=1"])
+        #expect(result.response.headers.values(for: "Set-Cookie") == ["s=[redacted]"])
         #expect(!result.response.headers.contains(name: "Content-Encoding"))
         let miss = await #expect(throws: URLError.self) { _ = try await pipeline.send(request("/search?q=swift")) }
         #expect(miss?.localizedDescription.contains("query") == true)
 
+        let kept = MockSet(stubs: [try Stub(recording: transaction, redactor: .disabled)])
+        let unredacted = try await harness(kept).send(request("/search?page=2&q=swift"))
+        #expect(unredacted.response.headers.values(for: "Set-Cookie") == ["s=1"])
+
         var truncated = transaction
         truncated.response?.body = CapturedBody(data: Data("ab".utf8), totalByteCount: 10)
         #expect(throws: MockingError.self) { _ = try Stub(recording: truncated) }
+    }
+
+    @Test("secrets are redacted: token query items match any value, secret body fields and cookies are replaced")
+    func redaction() async throws {
+        let url = URL(string: "https://api.example.com/session?token=abc123&user=7")!
+        let transaction = Transaction(
+            request: CapturedRequest(method: "POST", url: url, headers: [:]),
+            response: CapturedResponse(
+                statusCode: 200,
+                headers: ["Content-Type": "application/json", "Set-Cookie": "session=s3cr3t; Path=/"],
+                url: url,
+                body: CapturedBody(data: Data(#"{"access_token":"xyz","name":"Ada"}"#.utf8))
+            ),
+            timings: Timings(startDate: Date()),
+            state: .completed
+        )
+        let stub = try Stub(recording: transaction)
+        #expect(stub.matcher.configuration?["query"] == ["token": nil, "user": "7"])
+        let mocks = MockSet(stubs: [stub])
+        let result = try await harness(mocks).send(request("/session?user=7&token=other", method: "POST"))
+        #expect(result.text == #"{"access_token":"[redacted]","name":"Ada"}"#)
+        #expect(result.response.headers["Set-Cookie"] == "session=[redacted]; Path=/")
+        #expect(!result.text.contains("xyz"))
     }
 }

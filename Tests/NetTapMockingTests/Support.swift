@@ -35,3 +35,13 @@ extension PipelineHarness.Result {
     /// The body as UTF-8 text.
     var text: String { String(decoding: body, as: UTF8.self) }
 }
+
+/// A clock whose sleeps end at once: for tests about what is answered, not when.
+struct ImmediateClock: Clock {
+    var now: ContinuousClock.Instant { ContinuousClock.now }
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+    }
+}

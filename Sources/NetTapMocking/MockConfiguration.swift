@@ -1,0 +1,196 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Stubs and scenarios as written in a JSON file: the `mocks` section of `nettap.json`, or a file of its own.
+///
+/// ```json
+/// {
+///   "mocks": {
+///     "activeScenario": "happy path",
+///     "stubs": [
+///       {"name": "config", "match": {"method": "GET", "path": "/config"}, "response": {"json": {"theme": "dark"}}}
+///     ],
+///     "scenarios": [
+///       {"name": "happy path", "stubs": [
+///         {"name": "cart", "match": {"path": "/cart"},
+///          "response": {"status": 200, "file": "fixtures/cart.json",
+///                       "headers": [{"name": "Set-Cookie", "value": "a=1"}, {"name": "Set-Cookie", "value": "b=2"}],
+///                       "latencyMs": 120, "bandwidth": 50000}},
+///         {"name": "login", "match": {"method": "POST", "path": "/login"}, "active": "ok",
+///          "alternatives": [{"name": "ok", "json": {"token": "t"}}, {"name": "locked", "status": 423}]},
+///         {"name": "poll", "match": {"path": "/job"}, "afterEnd": "cycle",
+///          "sequence": [{"status": 202}, {"status": 200, "body": "done"}]}
+///       ]},
+///       {"name": "server down", "stubs": [
+///         {"name": "offline", "match": {}, "response": {"error": "notConnectedToInternet", "latencyMs": 2000}},
+///         {"name": "moved", "match": {"path": "/old"}, "response": {"redirect": "/new", "status": 301}}
+///       ]}
+///     ]
+///   }
+/// }
+/// ```
+///
+/// A stand-alone file holds the section's members (`activeScenario`, `stubs`, `scenarios`) at its top level.
+///
+/// A stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape) and exactly one of `response`,
+/// `alternatives` (array of responses with a `name` each, plus an optional `active`) or `sequence` (array of
+/// responses, plus an optional `afterEnd`: `repeatLast` (default) or `cycle`).
+///
+/// A response has:
+///
+/// | key | meaning |
+/// | --- | --- |
+/// | `status` | HTTP status, 200 by default (302 with `redirect`) |
+/// | `headers` | `[{"name": …, "value": …}]` (order and repeats kept) or `{"Name": "value" \| ["v1", "v2"]}` |
+/// | `body` / `json` / `base64` / `file` | at most one: UTF-8 text, any JSON value, base64 bytes, or a file path relative to the configuration file |
+/// | `latencyMs` | milliseconds before the head |
+/// | `durationMs` / `bandwidth` | at most one: milliseconds the body takes, or bytes per second |
+/// | `error` | a `URLError.Code` name (`notConnectedToInternet`, `timedOut`, …) or number: fail instead of answering |
+/// | `redirect` | a `Location`, absolute or relative to the request URL |
+///
+/// Every error names the file and the JSON path (`nettap.json: $.mocks.scenarios[0].stubs[1].response.status:
+/// expected an integer, found a string`). ``write(to:)`` writes the same shape back; bodies that came from files
+/// stay file references.
+public struct MockConfiguration: Sendable {
+    /// The base stubs, always active.
+    public var stubs: [Stub]
+    /// The scenarios.
+    public var scenarios: [Scenario]
+    /// The scenario active at first, or `nil`.
+    public var activeScenario: String?
+
+    /// The keys of the `mocks` section.
+    public static let sectionKeys: Set<String> = ["activeScenario", "stubs", "scenarios"]
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - stubs: The base stubs.
+    ///   - scenarios: The scenarios.
+    ///   - activeScenario: The scenario active at first.
+    public init(stubs: [Stub] = [], scenarios: [Scenario] = [], activeScenario: String? = nil) {
+        self.stubs = stubs
+        self.scenarios = scenarios
+        self.activeScenario = activeScenario
+    }
+
+    /// Reads a `nettap.json` (its `mocks` section) or a stand-alone mocks file.
+    ///
+    /// A document whose top level has a `mocks` member is read as `nettap.json` (other sections are ignored);
+    /// any other document is read as a stand-alone mocks file.
+    /// - Parameter url: The file; `file` body paths are relative to its folder.
+    /// - Returns: The configuration.
+    /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem.
+    public static func load(contentsOf url: URL) throws -> MockConfiguration {
+        let root = try ConfigNode.load(contentsOf: url)
+        let section = try root.child("mocks") ?? root
+        return try MockConfiguration(node: section, baseDirectory: url.deletingLastPathComponent())
+    }
+
+    /// Reads the `mocks` section from a node.
+    ///
+    /// - Parameters:
+    ///   - node: The section (or a stand-alone document's root).
+    ///   - baseDirectory: The folder `file` paths are relative to; `nil` for the current directory.
+    /// - Throws: `ConfigurationError` at the path of the first problem.
+    public init(node: ConfigNode, baseDirectory: URL?) throws {
+        try node.rejectUnknownKeys(allowed: Self.sectionKeys)
+        let reader = MockConfigurationReader(baseDirectory: baseDirectory)
+        stubs = try reader.stubs(in: node)
+        var names: Set<String> = []
+        scenarios = try node.array("scenarios").map { scenarioNode in
+            try scenarioNode.rejectUnknownKeys(allowed: ["name", "stubs"])
+            let name = try scenarioNode.requiredString("name")
+            guard names.insert(name).inserted else {
+                throw try scenarioNode.requiredChild("name").error("scenario \"\(name)\" is defined twice")
+            }
+            return Scenario(name, stubs: try reader.stubs(in: scenarioNode))
+        }
+        activeScenario = try node.string("activeScenario")
+        if let active = activeScenario, !names.contains(active) {
+            throw try node.requiredChild("activeScenario").error(
+                "no scenario named \"\(active)\"; the scenarios are "
+                    + (names.isEmpty ? "none" : names.sorted().map { "\"\($0)\"" }.joined(separator: ", "))
+            )
+        }
+    }
+
+    /// The section as JSON, as ``write(to:)`` writes it.
+    ///
+    /// - Parameter directory: The folder `file` paths are written relative to (files outside it keep absolute
+    ///   paths); `nil` writes absolute paths.
+    /// - Returns: An object with `stubs`, `scenarios` and `activeScenario` when set.
+    /// - Throws: `ConfigurationError` at the path of a stub that has no JSON form: a matcher built from a
+    ///   closure (no `RequestMatcher.configuration`) or a ``StubResponse/dynamic(_:)`` response.
+    public func jsonValue(relativeTo directory: URL?) throws -> JSONValue {
+        let writer = MockConfigurationWriter(baseDirectory: directory)
+        var section: [String: JSONValue] = [
+            "stubs": .array(try stubs.enumerated().map { try writer.stub($1, path: "$.stubs[\($0)]") }),
+            "scenarios": .array(
+                try scenarios.enumerated().map { index, scenario in
+                    let path = "$.scenarios[\(index)]"
+                    return .object([
+                        "name": .string(scenario.name),
+                        "stubs": .array(
+                            try scenario.stubs.enumerated().map { try writer.stub($1, path: "\(path).stubs[\($0)]") }
+                        ),
+                    ])
+                }
+            ),
+        ]
+        if let activeScenario { section["activeScenario"] = .string(activeScenario) }
+        return .object(section)
+    }
+
+    /// Writes the configuration as JSON (pretty-printed, keys sorted).
+    ///
+    /// When `url` holds a `nettap.json` (a top-level object with a `mocks` member, or with members that are not
+    /// mocks keys), only its `mocks` member is replaced and the other sections are kept; otherwise a
+    /// stand-alone mocks file is written.
+    /// - Parameter url: The file; `file` body paths are written relative to its folder.
+    /// - Throws: `ConfigurationError` for a stub without JSON form (see ``jsonValue(relativeTo:)``) or an
+    ///   unreadable existing file; the file system's error when writing fails.
+    public func write(to url: URL) throws {
+        let section = try jsonValue(relativeTo: url.deletingLastPathComponent())
+        var document = section
+        if FileManager.default.fileExists(atPath: url.path) {
+            let existing = try ConfigNode.load(contentsOf: url)
+            if case .object(var members) = existing.value,
+                members["mocks"] != nil || !Set(members.keys).isSubset(of: Self.sectionKeys)
+            {
+                members["mocks"] = section
+                document = .object(members)
+            }
+        }
+        try document.data(prettyPrinted: true).write(to: url, options: .atomic)
+    }
+
+    /// Adds a stub to a mocks file (creating the file or the scenario when missing) and writes it back.
+    ///
+    /// - Parameters:
+    ///   - stub: The stub, for example from ``Stub/init(recording:name:)-(Transaction,_)``; its body is written
+    ///     inline (`body`, `json` or `base64`).
+    ///   - scenario: The scenario to add to; `nil` adds a base stub. A stub of the same name there is replaced.
+    ///   - url: The `nettap.json` or stand-alone mocks file.
+    /// - Throws: `ConfigurationError` when the existing file is invalid or the stub has no JSON form.
+    public static func append(_ stub: Stub, toScenario scenario: String?, inFileAt url: URL) throws {
+        var configuration =
+            FileManager.default.fileExists(atPath: url.path) ? try load(contentsOf: url) : MockConfiguration()
+        if let scenario {
+            if let index = configuration.scenarios.firstIndex(where: { $0.name == scenario }) {
+                configuration.scenarios[index].stubs.removeAll { $0.name == stub.name }
+                configuration.scenarios[index].stubs.append(stub)
+            } else {
+                configuration.scenarios.append(Scenario(scenario, stubs: [stub]))
+            }
+        } else {
+            configuration.stubs.removeAll { $0.name == stub.name }
+            configuration.stubs.append(stub)
+        }
+        try configuration.write(to: url)
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Reads stubs and responses from configuration nodes (the format is documented on ``MockConfiguration``).
+struct MockConfigurationReader {
+    static let stubKeys: Set<String> = ["name", "match", "response", "alternatives", "active", "sequence", "afterEnd"]
+    static let responseKeys: Set<String> = [
+        "status", "headers", "body", "json", "base64", "file", "latencyMs", "durationMs", "bandwidth", "error",
+        "redirect",
+    ]
+
+    let baseDirectory: URL?
+
+    func stubs(in node: ConfigNode) throws -> [Stub] {
+        var names: Set<String> = []
+        return try node.array("stubs").map { stubNode in
+            let stub = try stub(stubNode)
+            guard names.insert(stub.name).inserted else {
+                throw try stubNode.requiredChild("name").error("stub \"\(stub.name)\" is defined twice here")
+            }
+            return stub
+        }
+    }
+
+    func stub(_ node: ConfigNode) throws -> Stub {
+        try node.rejectUnknownKeys(allowed: Self.stubKeys)
+        let name = try node.requiredString("name")
+        let matcher = try RequestMatcher(configuration: node.requiredChild("match"))
+        let given = ["response", "alternatives", "sequence"].filter { (try? node.child($0)) != nil }
+        guard given.count == 1, let kind = given.first else {
+            throw node.error(
+                given.isEmpty
+                    ? "a stub needs one of \"response\", \"alternatives\" or \"sequence\""
+                    : "a stub has only one of \"response\", \"alternatives\" or \"sequence\"; found "
+                        + given.map { "\"\($0)\"" }.joined(separator: " and ")
+            )
+        }
+        if kind != "alternatives", let active = try node.child("active") {
+            throw active.error("\"active\" needs \"alternatives\"")
+        }
+        if kind != "sequence", let end = try node.child("afterEnd") {
+            throw end.error("\"afterEnd\" needs \"sequence\"")
+        }
+        switch kind {
+        case "alternatives":
+            let elements = try node.requiredChild("alternatives").elements()
+            guard !elements.isEmpty else {
+                throw try node.requiredChild("alternatives").error("needs at least one alternative")
+            }
+            var alternatives: [Stub.Alternative] = []
+            for element in elements {
+                let alternativeName = try element.requiredString("name")
+                guard !alternatives.contains(where: { $0.name == alternativeName }) else {
+                    throw try element.requiredChild("name").error("alternative \"\(alternativeName)\" is defined twice")
+                }
+                alternatives.append(Stub.Alternative(alternativeName, try response(element, extraKeys: ["name"])))
+            }
+            let active = try node.string("active")
+            if let active, !alternatives.contains(where: { $0.name == active }) {
+                throw try node.requiredChild("active").error(
+                    "no alternative named \"\(active)\"; the alternatives are "
+                        + alternatives.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                )
+            }
+            return Stub(name, matching: matcher, alternatives: alternatives, active: active)
+        case "sequence":
+            let sequenceNode = try node.requiredChild("sequence")
+            let responses = try sequenceNode.elements().map { try response($0) }
+            guard !responses.isEmpty else { throw sequenceNode.error("needs at least one response") }
+            var afterEnd = Stub.SequenceEnd.repeatLast
+            if let endNode = try node.child("afterEnd") {
+                let text = try endNode.stringValue()
+                guard let end = Stub.SequenceEnd(rawValue: text) else {
+                    throw endNode.error("expected \"repeatLast\" or \"cycle\", found \"\(text)\"")
+                }
+                afterEnd = end
+            }
+            return Stub(name, matching: matcher, sequence: responses, afterEnd: afterEnd)
+        default:
+            return Stub(name, matching: matcher, response: try response(node.requiredChild("response")))
+        }
+    }
+
+    func response(_ node: ConfigNode, extraKeys: Set<String> = []) throws -> StubResponse {
+        try node.rejectUnknownKeys(allowed: Self.responseKeys.union(extraKeys))
+        let bodyKeys = ["body", "json", "base64", "file"].filter { (try? node.child($0)) != nil }
+        if bodyKeys.count > 1 {
+            throw node.error(
+                "a response has at most one of \"body\", \"json\", \"base64\" or \"file\"; found "
+                    + bodyKeys.map { "\"\($0)\"" }.joined(separator: " and ")
+            )
+        }
+        if try node.child("durationMs") != nil, try node.child("bandwidth") != nil {
+            throw node.error("a response has at most one of \"durationMs\" or \"bandwidth\"")
+        }
+        var response: StubResponse
+        if let errorNode = try node.child("error") {
+            for key in ["status", "headers", "redirect"] + bodyKeys where try node.child(key) != nil {
+                throw try node.requiredChild(key).error("a response with \"error\" has no \"\(key)\"")
+            }
+            response = .failure(try errorCode(errorNode))
+        } else {
+            let headers = try node.child("headers").map(headers) ?? [:]
+            let status = try node.int("status")
+            if let redirect = try node.string("redirect") {
+                response = .redirect(to: redirect, statusCode: status ?? 302)
+                for field in headers where field.name.lowercased() != "location" {
+                    response.headers.add(name: field.name, value: field.value)
+                }
+            } else {
+                response = StubResponse(statusCode: status ?? 200, headers: headers)
+            }
+            if let status, !(100...999).contains(status) {
+                throw try node.requiredChild("status").error("expected a status from 100 to 999, found \(status)")
+            }
+            response.body = try body(node)
+        }
+        if let latency = try node.child("latencyMs") { response.latency = try milliseconds(latency) }
+        if let duration = try node.child("durationMs") { response.pacing = .duration(try milliseconds(duration)) }
+        if let bandwidth = try node.child("bandwidth") {
+            let value = try bandwidth.intValue()
+            guard value > 0 else {
+                throw bandwidth.error("expected a positive number of bytes per second, found \(value)")
+            }
+            response.pacing = .bandwidth(bytesPerSecond: value)
+        }
+        return response
+    }
+
+    private func body(_ node: ConfigNode) throws -> StubBody {
+        if let text = try node.string("body") { return .text(text) }
+        if let json = try node.child("json") { return .json(json.value) }
+        if let base64Node = try node.child("base64") {
+            guard let data = Data(base64Encoded: try base64Node.stringValue(), options: .ignoreUnknownCharacters) else {
+                throw base64Node.error("invalid base64")
+            }
+            return .data(data)
+        }
+        if let fileNode = try node.child("file") {
+            let path = try fileNode.stringValue()
+            let url =
+                path.hasPrefix("/")
+                ? URL(fileURLWithPath: path)
+                : URL(fileURLWithPath: path, relativeTo: baseDirectory).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else {
+                throw fileNode.error("file not found: \(url.path)")
+            }
+            return .file(url)
+        }
+        return .empty
+    }
+
+    private func headers(_ node: ConfigNode) throws -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        if case .array = node.value {
+            for element in try node.elements() {
+                try element.rejectUnknownKeys(allowed: ["name", "value"])
+                headers.add(name: try element.requiredString("name"), value: try element.requiredString("value"))
+            }
+            return headers
+        }
+        for (name, valueNode) in try node.members() {
+            if case .array = valueNode.value {
+                for value in try valueNode.elements() { headers.add(name: name, value: try value.stringValue()) }
+            } else {
+                headers.add(name: name, value: try valueNode.stringValue())
+            }
+        }
+        return headers
+    }
+
+    private func errorCode(_ node: ConfigNode) throws -> URLError.Code {
+        if case .string(let name) = node.value {
+            guard let code = URLErrorCodeName.code(named: name) else {
+                let suggestion = URLErrorCodeName.codes.keys.min {
+                    ConfigNode.editDistance($0, name) < ConfigNode.editDistance($1, name)
+                }
+                throw node.error(
+                    "unknown URLError code \"\(name)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+                )
+            }
+            return code
+        }
+        let number = try node.intValue()
+        guard let code = URLError.Code(rawValue: number) else { throw node.error("unknown URLError code \(number)") }
+        return code
+    }
+
+    private func milliseconds(_ node: ConfigNode) throws -> Duration {
+        let value = try node.doubleValue()
+        guard value >= 0, value.isFinite else { throw node.error("expected a non-negative number of milliseconds") }
+        return .nanoseconds(Int64((value * 1_000_000).rounded()))
+    }
+}
