@@ -9,7 +9,7 @@ extension HARResponse {
     /// The response a handler answers with when it replays this recorded response.
     ///
     /// Status and headers are the entry's, minus `Content-Encoding` and `Transfer-Encoding` (the body is given
-    /// decoded, as ``TransactionHandler`` requires) and HTTP/2 pseudo-headers (`:status`), with
+    /// decoded, as `TransactionHandler` requires) and HTTP/2 pseudo-headers (`:status`), with
     /// `Content-Length` set to the decoded body's size in bytes. The body is ``HARContent/decodedData()``
     /// (`content.text`, base64-decoded when `content.encoding` is `base64`; empty when there is no text).
     ///
