@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// StubResponse.file(videoURL).withPacing(.bandwidth(bytesPerSecond: 250_000))   // about 2 Mbit/s
-/// StubResponse.status(204).withPacing(.duration(.milliseconds(300)))           // waits 300 ms, no bytes
+/// StubResponse.status(204).withPacing(.duration(.milliseconds(300)))           // 300 ms before the head, no bytes
 /// ```
 public enum BodyPacing: Sendable, Hashable {
     /// The whole body (even an empty one) takes this long after the head.

@@ -14,19 +14,17 @@ enum PacedBody {
     /// Creates the body and starts its producer.
     /// - Parameters:
     ///   - source: The bytes.
-    ///   - sendsBytes: `false` for a HEAD request: only the pacing's time passes, no bytes are sent.
     ///   - pacing: How the body is spread over time, or `nil`.
     ///   - clock: The transaction's clock.
     /// - Returns: The body, its producer started.
     static func make(
         source: BodySource,
-        sendsBytes: Bool,
         pacing: BodyPacing?,
         clock: any Clock<Duration>
     ) -> ResponseBody {
-        let length = sendsBytes ? source.byteCount : 0
+        let length = source.byteCount
         if pacing == nil || pacing?.stepCount(forByteCount: length) == 0, case .memory(let data) = source {
-            return .data(sendsBytes ? data : Data())
+            return .data(data)
         }
         var bodyWriter: BodyWriter?
         let body = ResponseBody.stream(expectedLength: length) { bodyWriter = $0 }
@@ -49,11 +47,28 @@ enum PacedBody {
                 writer.finish(throwing: error)
             }
         }
-        body.channel.onCancel {
+        writer.onCancel {
             producer.cancel()
             gate.cancel()
         }
         return body
+    }
+
+    /// Waits `pacing`'s whole duration for a body that is never delivered (HEAD, 1xx, 204, 304), in steps of at
+    /// most ``BodyPacing/maximumStep``.
+    static func waitForUndeliveredBody(pacing: BodyPacing?, clock: any Clock<Duration>) async throws {
+        guard let pacing else { return }
+        try await waitInSteps(pacing: pacing, clock: clock)
+    }
+
+    private static func waitInSteps<C: Clock<Duration>>(pacing: BodyPacing, clock: C) async throws {
+        let steps = pacing.stepCount(forByteCount: 0)
+        guard steps > 0 else { return }
+        let total = pacing.totalDuration(forByteCount: 0)
+        let start = clock.now
+        for step in 1...steps {
+            try await clock.sleep(until: start.advanced(by: total * step / steps), tolerance: nil)
+        }
     }
 
     private static func produce<C: Clock<Duration>>(

@@ -40,11 +40,18 @@ extension StubResponse {
             headers.add(name: "Content-Length", value: String(source.byteCount))
         }
         let sendsBytes = request.httpMethod?.uppercased() != "HEAD" && !Self.forbidsBody(statusCode)
+        guard sendsBytes else {
+            // The interceptor never delivers the body of a HEAD, 1xx, 204 or 304 answer and cancels it at the
+            // head (as libcurl does; platform-notes §10), so a body duration passes before the head instead:
+            // the transaction still takes as long.
+            try await PacedBody.waitForUndeliveredBody(pacing: pacing, clock: clock)
+            return HTTPResponse(statusCode: statusCode, headers: headers, url: request.url, body: .empty)
+        }
         return HTTPResponse(
             statusCode: statusCode,
             headers: headers,
             url: request.url,
-            body: PacedBody.make(source: source, sendsBytes: sendsBytes, pacing: pacing, clock: clock)
+            body: PacedBody.make(source: source, pacing: pacing, clock: clock)
         )
     }
 

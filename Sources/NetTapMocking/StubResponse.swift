@@ -25,7 +25,9 @@ import FoundationNetworking
 ///   saying `gzip` over plain bytes would make captures, HAR exports and any client that decodes by itself
 ///   treat the bytes as compressed (NetTap's handler contract: answers carry decoded bodies, no
 ///   `Content-Encoding`).
-/// - A `HEAD` request gets the head only (with the `Content-Length` of the body it would have had).
+/// - A `HEAD` request gets the head only (with the `Content-Length` of the body it would have had); so do
+///   1xx, 204 and 304 responses, without an added `Content-Length`. For these a body duration passes before
+///   the head, since NetTap never delivers their body (as the platform does not; platform-notes §10).
 /// - ``latency`` passes before the head (or before the failure); ``pacing`` spreads the body over time.
 ///   Both wait on the transaction's clock, so tests drive them with a test clock; cancellation stops at once.
 public struct StubResponse: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import NetTapCore
 import NetTapMocking
 import NetTapTestSupport
+import NetTapTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -154,5 +155,70 @@ struct MockingTests {
         #expect(outcome.body == bytes)
         #expect(outcome.chunkCount > 1)
         #expect(outcome.headers["content-length"] == "500000")
+    }
+
+    @Test("record passes the first request to httpbin and answers the same request from the new stub")
+    func recordThenReplay() async throws {
+        let server = try await HTTPBin.shared()
+        let mocks = MockSet(scenarios: [Scenario("recorded", stubs: [])])
+        try mocks.activate(scenario: "recorded")
+        let (client, interceptor) = client(mocks, unmatched: .record)
+        let testID = "mocking-record-\(UUID().uuidString)"
+        var request = URLRequest(url: server.url("/json?token=abc"))
+        request.setValue(testID, forHTTPHeaderField: HTTPBin.testIDHeader)
+        let first = await client.send(request, style: .async)
+        #expect(first.error == nil)
+        #expect(first.statusCode == 200)
+        let stubs = mocks.scenarios.first?.stubs ?? []
+        #expect(stubs.map(\.name) == ["GET /json"])
+        let second = await client.send(request, style: .completionHandler)
+        #expect(second.statusCode == 200)
+        #expect(second.body == first.body)
+        let lines = await server.waitForRequests(withTestID: testID, count: 1)
+        #expect(lines.count == 1)
+        #expect(interceptor.captureLog.transactions.map(\.answeredBy) == ["network", "mock"])
+    }
+
+    @Test("a stub's latency holds the app's response until the interceptor's clock passes it")
+    func latencyOnInterceptorClock() async throws {
+        let clock = TestClock()
+        let mocks = MockSet(stubs: [
+            Stub("slow", matching: .path("/slow"), response: .text("slow").withLatency(.milliseconds(300)))
+        ])
+        let (client, interceptor) = client(mocks)
+        interceptor.clock = clock
+        let outcome = Task { await client.send(URLRequest(url: url("/slow")), style: .delegate) }
+        await clock.waitForSleepers(count: 2)  // the stub's latency and the request's idle timeout
+        clock.advance(by: .milliseconds(299))
+        #expect(clock.sleeperCount == 2)
+        clock.advance(by: .milliseconds(1))
+        let result = await outcome.value
+        #expect(result.error == nil)
+        #expect(String(decoding: result.body, as: UTF8.self) == "slow")
+    }
+
+    @Test("a mock file loaded from disk answers through URLSession")
+    func mockFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-mockfile-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("[1,2,3]".utf8).write(to: directory.appendingPathComponent("list.json"))
+        let json = #"""
+            {"mocks": {"activeScenario": "normal", "scenarios": [
+              {"name": "normal", "stubs": [{"name": "list", "match": {"method": "GET", "path": "/list"},
+                "response": {"file": "list.json", "headers": {"Content-Type": "application/json"}}}]},
+              {"name": "offline", "stubs": [{"name": "down", "match": {}, "response": {"error": "notConnectedToInternet"}}]}
+            ]}}
+            """#
+        let file = directory.appendingPathComponent("nettap.json")
+        try Data(json.utf8).write(to: file)
+        let mocks = try MockSet(configuration: MockConfiguration.load(contentsOf: file))
+        let (client, _) = client(mocks)
+        let list = await client.send(URLRequest(url: url("/list")), style: .async)
+        #expect(list.body == Data("[1,2,3]".utf8))
+        #expect(list.headers["content-type"] == "application/json")
+        try mocks.activate(scenario: "offline")
+        let offline = await client.send(URLRequest(url: url("/list")), style: .async)
+        #expect(offline.errorCode == URLError.Code.notConnectedToInternet.rawValue)
     }
 }

@@ -59,11 +59,12 @@ struct TimingTests {
         #expect(try await iterator.next() == nil)
     }
 
-    @Test("an empty 204 body still takes its duration")
+    @Test("an empty 200 body still takes its duration after the head")
     func emptyBodyWaits() async throws {
         let clock = TestClock()
-        let pipeline = pipeline(.status(204).withBodyDuration(.milliseconds(120)))
+        let pipeline = pipeline(.status(200).withBodyDuration(.milliseconds(120)))
         let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
+        #expect(response.headers["Content-Length"] == "0")
         let body = Task { try await response.body.collect() }
         for _ in 0..<3 {
             await clock.waitForSleepers(count: 1)
@@ -71,6 +72,24 @@ struct TimingTests {
         }
         #expect(try await body.value.isEmpty)
         #expect(clock.now.offset == .milliseconds(120))
+    }
+
+    @Test("a 204 or a HEAD answer takes its body duration before the head, in steps of at most 50 ms")
+    func noContentWaitsBeforeHead() async throws {
+        for (response, method) in [(StubResponse.status(204), "GET"), (.text("body"), "HEAD")] {
+            let clock = TestClock()
+            let pipeline = pipeline(response.withBodyDuration(.milliseconds(120)))
+            let head = Task {
+                try await pipeline.send(request("/x", method: method), context: TransactionContext(clock: clock))
+            }
+            for _ in 0..<3 {
+                await clock.waitForSleepers(count: 1)
+                clock.advance(by: .milliseconds(40))
+            }
+            let answer = try await head.value
+            #expect(try await answer.body.collect().isEmpty)
+            #expect(clock.now.offset == .milliseconds(120))
+        }
     }
 
     @Test("cancelling during the latency stops at once")
