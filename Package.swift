@@ -29,7 +29,11 @@ let package = Package(
             dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay"],
             swiftSettings: strict
         ),
-        .target(name: "NetTapTesting", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(
+            name: "NetTapTesting",
+            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay"],
+            swiftSettings: strict
+        ),
         .target(
             name: "NetTapCLI",
             dependencies: ["NetTapCore", "NetTapHAR"],
@@ -47,6 +51,10 @@ let package = Package(
         ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
         .testTarget(name: "NetTapTests", dependencies: ["NetTap", "NetTapTestSupport"]),
+        .testTarget(
+            name: "NetTapTestingTests",
+            dependencies: ["NetTapTesting", "NetTapCore", "NetTapMocking"]
+        ),
         .testTarget(
             name: "NetTapHARTests",
             dependencies: ["NetTapHAR", "NetTapCore", "NetTapTestSupport"],

@@ -301,10 +301,18 @@ public final class MockSet: Sendable {
 
     /// Keeps an unmatched request and explains the miss.
     func recordUnmatched(_ request: URLRequest) -> String {
-        let (candidates, active) = state.withLock { state -> ([Entry], String?) in
-            state.unmatched.append(request)
-            return (state.activeEntries, state.activeScenario)
-        }
+        state.withLock { $0.unmatched.append(request) }
+        return explainUnmatched(request)
+    }
+
+    /// Explains why no stub answers a request: the request, the active scenario, and the closest stub with
+    /// the reason its matcher gives.
+    ///
+    /// - Parameter request: The request, usually one of ``unmatchedRequests``.
+    /// - Returns: One line, for example `no stub matched GET https://api.example.com/carts (…); closest: stub
+    ///   "cart" [method == GET && path == /cart]: path was "/carts", expected "/cart"`.
+    public func explainUnmatched(_ request: URLRequest) -> String {
+        let (candidates, active) = state.withLock { ($0.activeEntries, $0.activeScenario) }
         return UnmatchedExplanation(request: request, candidates: candidates, activeScenario: active).text
     }
 }

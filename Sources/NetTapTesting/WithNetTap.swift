@@ -1,0 +1,87 @@
+import Foundation
+import NetTapCore
+import NetTapMocking
+import NetTapReplay
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Runs `body` with NetTap installed on sessions of its own, and removes it at the end: the one call a test
+/// needs.
+///
+/// The scope gets a private ``Interceptor`` (so parallel tests never see each other's stubs or requests)
+/// whose pipeline is: a ``RequestJournal`` (every request, for expectations), a `MockHandler` over
+/// ``NetTapTestScope/mocks``, then the cassette when one is given, then the network. When `body` returns or
+/// throws, the scope's sessions are invalidated (tasks still running are cancelled), the cassette is
+/// flushed, and unless `checkUnmatched` is `false` every request no stub matched is reported as a test
+/// failure at the `withNetTap` line (Swift Testing issue or `XCTFail`), naming the closest stub and why it
+/// missed.
+///
+/// ```swift
+/// @Test func login() async throws {
+///     try await withNetTap { tap in
+///         tap.stub(.method("POST") && .path("/login"), .json(["token": "t"]))
+///         let token = try await AuthClient(session: tap.session).logIn(user: "ada", password: "pw")
+///         #expect(token == "t")
+///         let sent = try #require(tap.requests(matching: .path("/login")).first)
+///         #expect(sent.httpBody.map { try? JSONValue(data: $0) }?["user"] == "ada")
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - unmatched: What happens to requests no stub matches: `.fail` by default without a cassette (the
+///     request fails with `URLError(.resourceUnavailable)` and is reported), `.passThrough` by default with
+///     one (the cassette answers or records it).
+///   - stubs: Base stubs to start with.
+///   - scenarios: Scenarios to start with (none active).
+///   - cassette: A HAR file to replay and/or record (see `RecordMode`), or `nil`.
+///   - recordMode: The cassette's record mode; `.once` by default.
+///   - matching: How requests are matched to cassette entries; method + URL by default.
+///   - clock: The clock stubs' latency, pacing and request timeouts run on; a `TestClock` makes them instant
+///     to test.
+///   - checkUnmatched: Whether to report unmatched requests at the end; `true` by default.
+///   - fileID: The caller's file ID (leave the default).
+///   - filePath: The caller's file path (leave the default).
+///   - line: The caller's line (leave the default).
+///   - column: The caller's column (leave the default).
+///   - body: The test code; use ``NetTapTestScope/session`` (or a session from the scope) for requests.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws; a `HARError` when the cassette file exists but cannot be read; an error
+///   writing the cassette at the end.
+public func withNetTap<Result: Sendable>(
+    unmatched: MockHandler.UnmatchedPolicy? = nil,
+    stubs: [Stub] = [],
+    scenarios: [Scenario] = [],
+    cassette: URL? = nil,
+    recordMode: RecordMode = .once,
+    matching: CassetteMatching = .default,
+    clock: any Clock<Duration> = ContinuousClock(),
+    checkUnmatched: Bool = true,
+    fileID: String = #fileID,
+    filePath: StaticString = #filePath,
+    line: Int = #line,
+    column: Int = #column,
+    _ body: (NetTapTestScope) async throws -> Result
+) async throws -> Result {
+    let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let interceptor = Interceptor()
+    interceptor.clock = clock
+    let mocks = MockSet(stubs: stubs, scenarios: scenarios)
+    let journal = RequestJournal()
+    let replay = try cassette.map { try ReplayHandler(cassette: $0, mode: recordMode, matching: matching) }
+    let policy = unmatched ?? (replay == nil ? .fail : .passThrough)
+    interceptor.handlers = [journal, MockHandler(mocks: mocks, unmatched: policy)] + (replay.map { [$0] } ?? [])
+    let scope = NetTapTestScope(interceptor: interceptor, mocks: mocks, journal: journal, cassette: replay)
+    let result: Result
+    do {
+        result = try await body(scope)
+    } catch {
+        try? await scope.close()
+        throw error
+    }
+    try await scope.close()
+    if checkUnmatched && policy == .fail { _ = scope.checkUnmatched(at: location) }
+    return result
+}
