@@ -50,7 +50,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
-        .testTarget(name: "NetTapTests", dependencies: ["NetTap", "NetTapTestSupport"]),
+        .testTarget(name: "NetTapTests", dependencies: ["NetTap", "NetTapTesting", "NetTapTestSupport"]),
         .testTarget(
             name: "NetTapTestingTests",
             dependencies: ["NetTapTesting", "NetTapCore", "NetTapMocking"]

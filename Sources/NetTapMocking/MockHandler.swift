@@ -13,8 +13,8 @@ import FoundationNetworking
 ///                 └──(no stub matches)──▶ unmatched policy: pass through │ fail │ record
 /// ```
 ///
-/// The stub that answers is the most specific matching one among the base stubs and the active scenario's
-/// stubs, ties going to the newest (see ``MockSet``). The handler then calls `context.answer(by: name)`, so the
+/// The stub that answers is the most specific matching one of the active scenario's stubs or, when none of
+/// them matches, of the base stubs; ties go to the newest (see ``MockSet``). The handler then calls `context.answer(by: name)`, so the
 /// transaction's `answeredBy` is `mock` (the default ``name``), and annotates:
 ///
 /// | key | value |

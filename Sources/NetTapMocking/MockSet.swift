@@ -12,7 +12,7 @@ import FoundationNetworking
 ///  MockSet
 ///  ├─ base stubs ─────────────── always active
 ///  └─ scenarios
-///     ├─ "happy path"  ◀── active: its stubs compete with the base stubs
+///     ├─ "happy path"  ◀── active: its stubs are consulted before the base stubs
 ///     ├─ "empty cart"
 ///     └─ "server down"
 /// ```
@@ -31,12 +31,13 @@ import FoundationNetworking
 /// ```
 ///
 /// ## Which stub answers
-/// Among the base stubs and the active scenario's stubs whose matcher matches, the most specific one wins
-/// (highest `RequestMatcher.specificity`); a tie goes to the stub added last. Base stubs and scenario stubs
-/// compete under this one rule: a scenario stub overrides a base stub by being more specific, or equally
-/// specific and added later (stubs given to ``init(stubs:scenarios:)`` count as added base stubs first, then
-/// each scenario's stubs in order). Adding a stub whose name is already used in the same place (base, or the
-/// same scenario) replaces it; the replacement counts as newest.
+/// One rule, in two layers: the active scenario's stubs come first, then the base stubs. Within the first
+/// layer that has a matching stub, the most specific one wins (highest `RequestMatcher.specificity`: an exact
+/// path beats a glob, method + path beats path alone), and a tie goes to the stub added last. So activating a
+/// scenario overrides the base stubs for every request its stubs match — a "server down" scenario with one
+/// catch-all stub fails every request — and leaves the others to the base stubs. Stubs given to
+/// ``init(stubs:scenarios:)`` count as added in order. Adding a stub whose name is already used in the same
+/// place (base, or the same scenario) replaces it; the replacement counts as newest.
 ///
 /// Thread safety: every member may be used from any thread while requests are in flight; a change is seen by
 /// every request that starts after it returns. Choosing a stub and counting its hit happen together, so
@@ -270,20 +271,10 @@ public final class MockSet: Sendable {
     ///
     /// - Complexity: O(number of active stubs) matcher evaluations, outside the lock.
     func resolve(_ request: URLRequest) -> Resolution? {
-        let candidates = state.withLock { $0.activeEntries }
-        var best: Entry?
-        for entry in candidates where entry.stub.canAnswer && entry.stub.matcher.matches(request) {
-            guard let current = best else {
-                best = entry
-                continue
-            }
-            let specificity = entry.stub.matcher.specificity
-            let bestSpecificity = current.stub.matcher.specificity
-            if specificity > bestSpecificity || (specificity == bestSpecificity && entry.order > current.order) {
-                best = entry
-            }
+        let layers = state.withLock { state in
+            [state.activeScenario.flatMap { state.scenarioEntries[$0] } ?? [], state.base]
         }
-        guard let best else { return nil }
+        guard let best = layers.lazy.compactMap({ Self.winner(among: $0, for: request) }).first else { return nil }
         let (hit, selected) = state.withLock { state -> (Int, String?) in
             let hit = state.hits[best.order, default: 0]
             state.hits[best.order] = hit + 1
@@ -297,6 +288,23 @@ public final class MockSet: Sendable {
             alternative: chosen.alternative,
             sequenceIndex: chosen.step
         )
+    }
+
+    /// The most specific matching entry of one layer, ties to the newest; `nil` when none matches.
+    private static func winner(among entries: [Entry], for request: URLRequest) -> Entry? {
+        var best: Entry?
+        for entry in entries where entry.stub.canAnswer && entry.stub.matcher.matches(request) {
+            guard let current = best else {
+                best = entry
+                continue
+            }
+            let specificity = entry.stub.matcher.specificity
+            let bestSpecificity = current.stub.matcher.specificity
+            if specificity > bestSpecificity || (specificity == bestSpecificity && entry.order > current.order) {
+                best = entry
+            }
+        }
+        return best
     }
 
     /// Keeps an unmatched request and explains the miss.

@@ -28,6 +28,9 @@ struct DocExampleTests {
         #expect(try await harness.send(request("/cart")).text == #"{"items":[1,2]}"#)
         try mocks.activate(scenario: "server down")
         #expect(try await harness.send(request("/cart")).statusCode == 503)
+        // The active scenario comes first: its catch-all overrides the base stub too.
+        #expect(try await harness.send(request("/config")).statusCode == 503)
+        try mocks.activate(scenario: "happy path")
         #expect(try await harness.send(request("/config")).text == #"{"theme":"dark"}"#)
     }
 

@@ -35,7 +35,7 @@ struct MockSetTests {
         #expect(try await pipeline.send(request("/a")).text == "third")
     }
 
-    @Test("scenario stubs compete with base stubs under the same rule")
+    @Test("the active scenario's stubs come before the base stubs, however specific the base stubs are")
     func scenarioAndBase() async throws {
         let mocks = MockSet(
             stubs: [
@@ -54,9 +54,12 @@ struct MockSetTests {
         #expect(empty.text == #"{"items":[]}"#)
         #expect(empty.annotations["scenario"] == "empty cart")
         try mocks.activate(scenario: "server down")
-        // The base stub is more specific than the scenario's catch-all.
-        #expect(try await pipeline.send(request("/config")).text == "base config")
+        // The scenario's catch-all overrides even the more specific base stub.
+        #expect(try await pipeline.send(request("/config")).statusCode == 503)
         #expect(try await pipeline.send(request("/anything")).statusCode == 503)
+        try mocks.activate(scenario: "empty cart")
+        // The scenario matches only /cart: other requests fall back to the base stubs.
+        #expect(try await pipeline.send(request("/config")).text == "base config")
         #expect(throws: MockingError.unknownScenario("nope")) { try mocks.activate(scenario: "nope") }
     }
 
