@@ -28,8 +28,8 @@ struct ReadmeMockingExampleTests {
                 ),
             ]
         )
-        let cassette = try ReplayHandler(cassette: cassetteURL, mode: .newEpisodes)  // replay known requests, record new ones
-        interceptor.handlers = [MockHandler(mocks: mocks), cassette]  // stubs first; unmatched requests go on to the cassette
+        let cassette = try ReplayHandler(cassette: cassetteURL, mode: .newEpisodes)  // replay known, record new
+        interceptor.handlers = [MockHandler(mocks: mocks), cassette]  // unmatched go on to the cassette
 
         try mocks.activate(scenario: "empty cart")  // effective for the next request
         let (cart, _) = try await session.data(from: URL(string: "https://api.nettap.example/v1/cart")!)
