@@ -26,6 +26,11 @@ enum ReadmeBlocks {
         return normalized(region.split(separator: "\n"))
     }
 
+    /// The code with every whitespace character removed, so line wrapping by the formatter does not count.
+    static func compact(_ lines: [String]) -> String {
+        lines.joined().filter { !$0.isWhitespace }
+    }
+
     /// Lines without surrounding whitespace, comment spacing unified, empty lines dropped.
     static func normalized<S: Sequence>(_ lines: S) -> [String] where S.Element: StringProtocol {
         lines.map { line in

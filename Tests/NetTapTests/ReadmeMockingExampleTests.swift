@@ -58,7 +58,7 @@ struct ReadmeMockingExampleTests {
     func mockingMatchesReadme() throws {
         let readme = try ReadmeBlocks.block(containing: "let mocks = MockSet(", from: "let mocks")
         #expect(!readme.isEmpty)
-        #expect(readme == (try ReadmeBlocks.marked("mocking", in: #filePath)))
+        #expect(ReadmeBlocks.compact(readme) == ReadmeBlocks.compact(try ReadmeBlocks.marked("mocking", in: #filePath)))
     }
 
     // README-BEGIN testing
@@ -76,6 +76,6 @@ struct ReadmeMockingExampleTests {
     func testingMatchesReadme() throws {
         let readme = try ReadmeBlocks.block(containing: "withNetTap", from: "@Test")
         #expect(!readme.isEmpty)
-        #expect(readme == (try ReadmeBlocks.marked("testing", in: #filePath)))
+        #expect(ReadmeBlocks.compact(readme) == ReadmeBlocks.compact(try ReadmeBlocks.marked("testing", in: #filePath)))
     }
 }
