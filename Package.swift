@@ -41,7 +41,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
-        .executableTarget(name: "nettap-bench", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .executableTarget(
+            name: "nettap-bench",
+            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay"],
+            swiftSettings: strict
+        ),
 
         .target(
             name: "NetTapTestSupport",

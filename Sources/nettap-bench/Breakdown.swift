@@ -42,9 +42,7 @@ struct Breakdown {
     func run(nettapSession: URLSession) async throws {
         let direct = Variant.direct.makeSession()
         BareProtocol.body.withLock { $0 = Data(repeating: UInt8(ascii: "x"), count: smallBytes) }
-        let bareConfiguration = URLSessionConfiguration.default
-        bareConfiguration.protocolClasses = [BareProtocol.self] + (bareConfiguration.protocolClasses ?? [])
-        let bare = URLSession(configuration: bareConfiguration)
+        let bare = BareProtocol.makeSession()
         let inner = InnerForwarder()
         let synthetic = SyntheticTransport(body: Data(repeating: UInt8(ascii: "x"), count: smallBytes))
         let original = Interceptor.shared.transport
@@ -169,31 +167,6 @@ private struct SyntheticTransport: Transport {
             body: .data(body)
         )
     }
-}
-
-/// A minimal custom protocol: answers 200 with a fixed body inline in `startLoading`.
-private final class BareProtocol: URLProtocol {
-    static let body = Mutex(Data())
-
-    override class func canInit(with request: URLRequest) -> Bool { true }
-
-    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-
-    override func startLoading() {
-        guard let client, let url = request.url else { return }
-        let body = Self.body.withLock { $0 }
-        let headers = ["Content-Type": "text/plain", "Content-Length": String(body.count)]
-        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
-        else {
-            client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
-            return
-        }
-        client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        client.urlProtocol(self, didLoad: body)
-        client.urlProtocolDidFinishLoading(self)
-    }
-
-    override func stopLoading() {}
 }
 
 /// The forwarding transport's way of sending a request, without NetTap around it: a session with a data

@@ -32,6 +32,14 @@ enum ProcessMetrics {
         return max(0, entries.count - 1)
     }
 
+    /// The CPU time this process has used so far, user and system, in seconds (`CLOCK_PROCESS_CPUTIME_ID`,
+    /// clock_gettime(2)); `nil` when the clock is unavailable.
+    static var cpuSeconds: Double? {
+        var time = timespec()
+        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// The 1, 5 and 15 minute load averages of the machine (first three fields of `/proc/loadavg`).
     static var loadAverage: String? {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }

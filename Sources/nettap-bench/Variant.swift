@@ -64,10 +64,17 @@ enum Fetch {
     ///   - request: The request.
     ///   - session: The session to send it with.
     ///   - expectedBytes: The body size the answer must have, or `nil` to accept any size.
+    ///   - expectedBody: The exact body the answer must have, or `nil` to check only the size.
     /// - Returns: The body size in bytes.
-    /// - Throws: The session's error, or ``BenchError`` for a status other than 200 or a wrong body size.
+    /// - Throws: The session's error, or ``BenchError`` for a status other than 200, a wrong body size or
+    ///   different body bytes.
     @discardableResult
-    static func get(_ request: URLRequest, on session: URLSession, expectedBytes: Int?) async throws -> Int {
+    static func get(
+        _ request: URLRequest,
+        on session: URLSession,
+        expectedBytes: Int?,
+        expectedBody: Data? = nil
+    ) async throws -> Int {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             let status = (response as? HTTPURLResponse)?.statusCode ?? -1
@@ -75,6 +82,9 @@ enum Fetch {
         }
         if let expectedBytes, data.count != expectedBytes {
             throw BenchError("\(request.url?.absoluteString ?? "?"): \(data.count) bytes, expected \(expectedBytes)")
+        }
+        if let expectedBody, data != expectedBody {
+            throw BenchError("\(request.url?.absoluteString ?? "?"): the body differs from the expected bytes")
         }
         return data.count
     }
@@ -86,6 +96,7 @@ enum Fetch {
     ///   - request: The request, sent `count` times.
     ///   - session: The session.
     ///   - expectedBytes: The body size every answer must have.
+    ///   - expectedBody: The exact body every answer must have, or `nil` to check only the size.
     /// - Returns: The wall-clock time from the first send to the last answer.
     /// - Throws: The first failure (the remaining requests are cancelled).
     static func concurrently(
@@ -93,19 +104,24 @@ enum Fetch {
         width: Int,
         request: URLRequest,
         on session: URLSession,
-        expectedBytes: Int?
+        expectedBytes: Int?,
+        expectedBody: Data? = nil
     ) async throws -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             var started = 0
             while started < min(width, count) {
-                group.addTask { try await get(request, on: session, expectedBytes: expectedBytes) }
+                group.addTask {
+                    try await get(request, on: session, expectedBytes: expectedBytes, expectedBody: expectedBody)
+                }
                 started += 1
             }
             while try await group.next() != nil {
                 if started < count {
-                    group.addTask { try await get(request, on: session, expectedBytes: expectedBytes) }
+                    group.addTask {
+                        try await get(request, on: session, expectedBytes: expectedBytes, expectedBody: expectedBody)
+                    }
                     started += 1
                 }
             }

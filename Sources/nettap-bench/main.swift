@@ -1,6 +1,6 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
-//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|download|resources]
+//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|mock|download|resources]
 //
 // Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes) and big.bin
 // (256 MiB). Exits 0 whether or not NetTap meets its targets (this is a measurement); 1 when the benchmark itself
@@ -14,7 +14,7 @@ import FoundationNetworking
 /// The command-line options of the parent run.
 struct BenchOptions {
     /// The scenarios a run includes by default, in the order they run.
-    static let scenarioNames = ["latency", "throughput", "download", "resources"]
+    static let scenarioNames = ["latency", "throughput", "mock", "download", "resources"]
     /// Every scenario name: the default ones and `breakdown`, which runs only when named with `--only`.
     static let allScenarioNames = scenarioNames + ["breakdown"]
 
@@ -92,6 +92,7 @@ func runBenchmark(_ options: BenchOptions) async throws {
         switch name {
         case "latency": report.rows += try await scenarios.latency()
         case "throughput": report.rows += try await scenarios.throughput()
+        case "mock": report.rows += try await scenarios.mock()
         case "download": report.rows += try await scenarios.download()
         case "resources": report.rows += try await scenarios.resources()
         case "breakdown":
