@@ -8,8 +8,11 @@ import FoundationNetworking
 /// Turns a request and its real response into a stub: "save as mock".
 enum RecordedStub {
     /// Header fields never kept in a recorded stub: they describe the transfer, not the answer
-    /// (`Content-Encoding`: bodies are decoded; `Content-Length`: set from the body when answering).
-    static let transferHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding", "connection"]
+    /// (`Content-Encoding`: bodies are decoded; `Content-Length`: set from the body when answering;
+    /// `Transfer-Encoding`: the stub sends a body of known length).
+    ///
+    /// `Connection` is kept: the app saw it on the real answer, and a cassette replays it too.
+    static let transferHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
 
     /// A stub matching the request's method and exact URL (see ``StubMatcher/exactRequest(method:url:redactor:)``)
     /// that answers with the response's status, headers and body, secrets redacted.

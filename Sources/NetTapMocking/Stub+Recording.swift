@@ -11,8 +11,8 @@ extension Stub {
     ///
     /// The stub matches the request's method and URL (scheme, host, port, path, and every query item of the
     /// captured URL; see ``StubMatcher/exactRequest(method:url:redactor:)``) and answers with the captured status,
-    /// headers and body. `Content-Encoding`, `Content-Length`, `Transfer-Encoding` and `Connection` are left
-    /// out: the body is the decoded one and its length is set when answering. For a redirected transaction the
+    /// headers and body. `Content-Encoding`, `Content-Length` and `Transfer-Encoding` are left out: the body is
+    /// the decoded one and its length is set when answering. For a redirected transaction the
     /// stub answers the first URL with the final response.
     /// - Parameters:
     ///   - transaction: A completed transaction.
