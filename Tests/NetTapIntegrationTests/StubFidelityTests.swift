@@ -320,7 +320,7 @@ struct StubFidelityTests {
     // MARK: - 2. Precedence
 
     @Test(
-        "the most specific stub answers, then the newest of equals, base and scenario stubs alike",
+        "the active scenario first, then base stubs; the most specific stub answers, then the newest of equals",
         arguments: CallerStyle.allCases
     )
     func precedence(style: CallerStyle) async throws {
@@ -365,17 +365,18 @@ struct StubFidelityTests {
         let unmatched = await client.send(try Self.request("GET", "/checkout"), style: style)
         #expect(unmatched.errorCode == URLError.Code.resourceUnavailable.rawValue, "the scenario is not active yet")
         try mocks.activate(scenario: "sale")
-        #expect(try await answer("GET", "/cart") == "sale cart", "equal specificity: the scenario stub is newer")
-        #expect(try await answer("POST", "/checkout") == "base checkout", "more specific base stub")
-        #expect(try await answer("GET", "/checkout") == "sale checkout")
-        // A base stub added after the scenario is the newest of equals.
+        #expect(try await answer("GET", "/cart") == "sale cart", "the active scenario comes first")
+        #expect(try await answer("POST", "/checkout") == "sale checkout", "even before a more specific base stub")
+        #expect(try await answer("GET", "/api/users") == "get users", "the scenario does not match: base stubs")
+        // A base stub added after the scenario does not override it.
         mocks.add(Stub("late cart", matching: .path("/cart"), response: .text("late cart")))
-        #expect(try await answer("GET", "/cart") == "late cart")
+        #expect(try await answer("GET", "/cart") == "sale cart")
         try mocks.activate(scenario: nil)
+        #expect(try await answer("GET", "/cart") == "late cart", "without a scenario, the newest of equals")
         mocks.removeStub(named: "late cart")
         #expect(try await answer("GET", "/cart") == "base cart")
 
-        #expect(mocks.hitCount(for: "sale cart", in: "sale") == 1)
+        #expect(mocks.hitCount(for: "sale cart", in: "sale") == 2)
         #expect(mocks.hitCount(for: "base cart") == 2)
         let saleAnswer = await withDeadline(.seconds(10)) {
             await interceptor.captureLog.waitForFinished { $0.annotations[MockHandler.stubAnnotation] == "sale cart" }
@@ -383,7 +384,7 @@ struct StubFidelityTests {
         #expect(saleAnswer?.annotations[MockHandler.scenarioAnnotation] == "sale")
         let baseAnswer = await withDeadline(.seconds(10)) {
             await interceptor.captureLog.waitForFinished {
-                $0.annotations[MockHandler.stubAnnotation] == "base checkout"
+                $0.annotations[MockHandler.stubAnnotation] == "get users"
             }
         }
         #expect(baseAnswer != nil)
