@@ -49,7 +49,7 @@ public struct Cassette: Sendable, Hashable {
     /// Appends the HAR entries of a transaction: one per redirect hop, then the final request's
     /// (`HAREntry.entries(for:)`).
     ///
-    /// The transaction is appended as given: redact it first (``Redactor/redact(transaction:)``).
+    /// The transaction is appended as given: redact it first (`Redactor/redact(transaction:)`).
     /// - Parameter transaction: The transaction.
     public mutating func append(_ transaction: Transaction) {
         entries += HAREntry.entries(for: transaction)

@@ -16,7 +16,7 @@ import NetTapCore
 /// ```
 ///
 /// Both requests are compared after redaction (``ReplayHandler`` redacts the incoming request with the same
-/// ``Redactor`` that redacted the recording), so a secret replaced by the placeholder still matches.
+/// `Redactor` that redacted the recording), so a secret replaced by the placeholder still matches.
 public struct CassetteMatching: Sendable, Hashable {
     /// How request bodies compare.
     public enum BodyComparison: String, Sendable, Hashable, CaseIterable {

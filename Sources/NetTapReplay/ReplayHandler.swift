@@ -72,7 +72,7 @@ public struct ReplayHandler: TransactionHandler {
     ///   - fileURL: The cassette's file URL (`.har`).
     ///   - mode: When to replay and when to record; ``RecordMode/once`` by default.
     ///   - matching: How requests match entries; method and URL by default.
-    ///   - redactor: What is redacted; ``Redactor/default`` by default.
+    ///   - redactor: What is redacted; `Redactor/default` by default.
     ///   - bodyByteLimit: The most bytes of each body a recording keeps; 16 MiB by default.
     ///   - name: The handler name; `cassette` by default.
     /// - Throws: `HARError` naming the file and the JSON path when the file exists but is not a HAR document.

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// NetTap for one test: a private interceptor with its own stubs, request journal and capture, and the
 /// sessions that go through it.
 ///
-/// Made by ``withNetTap(unmatched:stubs:scenarios:cassette:recordMode:matching:clock:fileID:filePath:line:column:_:)``,
+/// Made by ``withNetTap(unmatched:stubs:scenarios:cassette:recordMode:matching:clock:checkUnmatched:fileID:filePath:line:column:_:)``,
 /// which removes it at the end. Nothing here is global: tests that run in parallel (Swift Testing runs tests
 /// in parallel by default) each see only their own stubs, requests and transactions, as long as the code
 /// under test uses ``session`` or a session from ``makeSession(configuration:delegate:delegateQueue:)``.
@@ -28,7 +28,7 @@ import FoundationNetworking
 ///
 /// Thread safety: every member may be used from any thread.
 public final class NetTapTestScope: Sendable {
-    /// The scope's own interceptor (never ``Interceptor/shared``).
+    /// The scope's own interceptor (never `Interceptor/shared`).
     public let interceptor: Interceptor
     /// The stubs and scenarios answering this scope's requests; change them at any time, effective for the
     /// next request.

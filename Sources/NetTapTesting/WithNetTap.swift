@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Runs `body` with NetTap installed on sessions of its own, and removes it at the end: the one call a test
 /// needs.
 ///
-/// The scope gets a private ``Interceptor`` (so parallel tests never see each other's stubs or requests)
+/// The scope gets a private `Interceptor` (so parallel tests never see each other's stubs or requests)
 /// whose pipeline is: a ``RequestJournal`` (every request, for expectations), a `MockHandler` over
 /// ``NetTapTestScope/mocks``, then the cassette when one is given, then the network. When `body` returns or
 /// throws, the scope's sessions are invalidated (tasks still running are cancelled), the cassette is
