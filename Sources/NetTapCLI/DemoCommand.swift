@@ -42,7 +42,8 @@ public struct DemoCommand: Command {
             OptionSpec(
                 names: ["--mocks"],
                 valueName: "OUT",
-                help: "Where to write a copy of the demo's mocks file; nettap-demo-mocks.json beside the HAR by default."
+                help:
+                    "Where to write a copy of the demo's mocks file; nettap-demo-mocks.json beside the HAR by default."
             ),
         ],
         discussion: """
@@ -231,7 +232,7 @@ public struct DemoCommand: Command {
         output.write(
             "\nScenario switch: \(Self.cartStep.method) \(Self.cartStep.url) once per scenario of the bundled "
                 + "\(Self.mocksResourceName),\nswitched with mocks.activate(scenario:) before each send; "
-                + "answered by MockHandler.\n\n"
+                + "answered by MockHandler (\"mock\").\n\n"
         )
         let scenarioRows = try await Self.runScenarioSwitch(mocks.configuration, through: interceptor)
         output.write(Self.scenarioTable(scenarioRows))
@@ -239,8 +240,8 @@ public struct DemoCommand: Command {
         let cassetteURL = environment.fileURL(cassettePath)
         output.write(
             "\nRecord / replay: \(Self.cassetteSteps.count) requests recorded into a cassette by ReplayHandler "
-                + "(mode all) in front of\nthe HAR responder, then replayed by ReplayHandler (mode none) alone, "
-                + "with nothing else to answer.\n\n"
+                + "(record mode all) in\nfront of the HAR responder, then replayed by ReplayHandler (record mode "
+                + "none) alone, with nothing\nelse to answer.\n\n"
         )
         let cassette = try await Self.runRecordReplay(
             answeringFrom: document,

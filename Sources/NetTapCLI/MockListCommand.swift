@@ -35,7 +35,7 @@ public struct MockListCommand: Command {
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    public init(arguments: ParsedArguments) {
         path = arguments.positionals.first ?? ""
     }
 

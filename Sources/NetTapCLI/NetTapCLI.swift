@@ -208,7 +208,9 @@ public enum NetTapCLI {
         var lines = ["nettap \(group): \(groupSummaries[group] ?? "")", "", "Usage:"]
         lines += members.map { "  " + $0.spec.usage }
         lines += ["", "Commands:"]
-        lines += members.map { "  " + $0.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.spec.summary }
+        lines += members.map {
+            "  " + $0.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.spec.summary
+        }
         lines += ["", "Run 'nettap help \(group) COMMAND' for a command's options."]
         return lines.joined(separator: "\n") + "\n"
     }

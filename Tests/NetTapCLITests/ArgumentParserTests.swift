@@ -100,7 +100,10 @@ struct TopLevelTests {
     @Test(
         "unknown commands, options and help topics exit 2 with a hint",
         arguments: [
-            (["frob"], "nettap: frob: unknown command; commands are demo, fetch, report, mock, help (see 'nettap --help')\n"),
+            (
+                ["frob"],
+                "nettap: frob: unknown command; commands are demo, fetch, report, mock, help (see 'nettap --help')\n"
+            ),
             (
                 ["--frob"],
                 "nettap: --frob: unknown option; commands are demo, fetch, report, mock, help (see 'nettap --help')\n"

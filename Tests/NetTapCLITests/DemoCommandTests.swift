@@ -167,7 +167,32 @@ struct DemoCommandTests {
         #expect(cassette.log.entries.map(\.request.url) == expected.map { DemoCommand.baseURL + $0.0 })
         let avatar = try #require(cassette.log.entries.first { $0.request.url.hasSuffix("/avatar.png") })
         #expect(avatar.response.content.decodedData()?.count == 70)
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/nettap-demo-mocks.json").path))
+        #expect(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/nettap-demo-mocks.json").path)
+        )
+    }
+
+    @Test("the README's demo output sample is what the demo prints, timings aside")
+    func readmeSample() async throws {
+        let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let start = try #require(readme.range(of: "```text\nNetTap demo:"))
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let sample = String(readme[readme.index(start.lowerBound, offsetBy: 8)..<end.lowerBound]) + "\n"
+
+        let run = await runCLI(["demo"], workingDirectory: try makeTemporaryDirectory())
+        #expect(run.exitCode == .success)
+        #expect(
+            Self.withoutTimings(run.standardOutput) == Self.withoutTimings(sample),
+            "README.md's demo sample is stale: paste the output of 'swift run nettap demo'"
+        )
+    }
+
+    /// The text with every milliseconds figure (`12.3`) replaced and runs of spaces made one.
+    private static func withoutTimings(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\b[0-9]+\.[0-9]\b"#, with: "MS", options: .regularExpression)
+            .replacingOccurrences(of: " +", with: " ", options: .regularExpression)
     }
 
     @Test("a second run replaces the cassette instead of adding to it")

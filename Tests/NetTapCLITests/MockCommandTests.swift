@@ -13,7 +13,11 @@ import FoundationNetworking
 @Suite("nettap mock save and mock list")
 struct MockCommandTests {
     /// Sends the HAR entry's request through a `MockHandler` over the mocks file, with unmatched requests failing.
-    private func answer(_ entry: HAREntry, from mocksFile: URL, scenario: String?) async throws
+    private func answer(
+        _ entry: HAREntry,
+        from mocksFile: URL,
+        scenario: String?
+    ) async throws
         -> PipelineHarness.Result
     {
         let mocks = try MockSet(configuration: MockConfiguration.load(contentsOf: mocksFile))
@@ -100,7 +104,10 @@ struct MockCommandTests {
             ["--entry", "2", "--scenario", "a", "--name", "logo"],
             ["--entry", "2", "--scenario", "a", "--name", "home"],
         ] {
-            let run = await runCLI(["mock", "save", chrome] + arguments + ["--to", "m.json"], workingDirectory: directory)
+            let run = await runCLI(
+                ["mock", "save", chrome] + arguments + ["--to", "m.json"],
+                workingDirectory: directory
+            )
             #expect(run.exitCode == .success, "\(run.standardError)")
         }
         let configuration = try MockConfiguration.load(contentsOf: directory.appendingPathComponent("m.json"))
@@ -189,7 +196,10 @@ struct MockCommandTests {
     @Test(
         "errors name the input and the place in it",
         arguments: [
-            (["mock", "save", "missing.har", "--to", "m.json"], ExitCode.failure, "nettap: mock save: missing.har: no such file"),
+            (
+                ["mock", "save", "missing.har", "--to", "m.json"], ExitCode.failure,
+                "nettap: mock save: missing.har: no such file"
+            ),
             (
                 ["mock", "save", "FIXTURE:chrome.har", "--entry", "3", "--to", "m.json"], ExitCode.usage,
                 "nettap: mock save: --entry 3: out of range: FIXTURE:chrome.har has 3 entries (valid: 0 to 2)"
