@@ -36,8 +36,8 @@ let package = Package(
         ),
         .target(
             name: "NetTapCLI",
-            dependencies: ["NetTapCore", "NetTapHAR"],
-            resources: [.copy("Resources/demo.har")],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay"],
+            resources: [.copy("Resources/demo.har"), .copy("Resources/demo-mocks.json")],
             swiftSettings: strict
         ),
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
@@ -76,7 +76,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NetTapCLITests",
-            dependencies: ["NetTapCLI", "NetTapHAR", "NetTapTestSupport"],
+            dependencies: [
+                "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapCore", "NetTapTesting", "NetTapTestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

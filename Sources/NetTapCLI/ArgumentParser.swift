@@ -13,6 +13,8 @@ public struct OptionSpec: Sendable, Hashable {
     public var valueName: String?
     /// Whether the option may be given more than once (values are kept in order).
     public var isRepeatable: Bool
+    /// Whether the option must be given (shown without brackets in the usage line).
+    public var isRequired: Bool
     /// One line of help text.
     public var help: String
 
@@ -22,11 +24,19 @@ public struct OptionSpec: Sendable, Hashable {
     ///   - names: The spellings, each starting with `-` (short) or `--` (long); the first is the key.
     ///   - valueName: The value placeholder, or `nil` for a flag.
     ///   - isRepeatable: Whether the option may appear more than once; `false` by default.
+    ///   - isRequired: Whether the option must be given; `false` by default.
     ///   - help: One line of help text.
-    public init(names: [String], valueName: String? = nil, isRepeatable: Bool = false, help: String) {
+    public init(
+        names: [String],
+        valueName: String? = nil,
+        isRepeatable: Bool = false,
+        isRequired: Bool = false,
+        help: String
+    ) {
         self.names = names
         self.valueName = valueName
         self.isRepeatable = isRepeatable
+        self.isRequired = isRequired
         self.help = help
     }
 
@@ -106,7 +116,7 @@ public struct CommandSpec: Sendable, Hashable {
         for option in options {
             var text = option.key
             if let valueName = option.valueName { text += " \(valueName)" }
-            parts.append("[\(text)]" + (option.isRepeatable ? "..." : ""))
+            parts.append((option.isRequired ? text : "[\(text)]") + (option.isRepeatable ? "..." : ""))
         }
         return parts.joined(separator: " ")
     }
@@ -148,7 +158,8 @@ public struct CommandSpec: Sendable, Hashable {
     /// - Returns: The parsed arguments; ``ParsedArguments/isHelpRequested`` is `true` when `-h`/`--help`
     ///   appeared (then nothing else is checked).
     /// - Throws: ``CLIError`` with exit code 2 naming the offending argument: unknown option, missing value,
-    ///   a value given to a flag, a non-repeatable option given twice, a missing or extra positional argument.
+    ///   a value given to a flag, a non-repeatable option given twice, a missing or extra positional argument,
+    ///   a missing required option.
     public func parse<Arguments: Sequence<String>>(_ arguments: Arguments) throws(CLIError) -> ParsedArguments {
         let arguments = Array(arguments)
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
@@ -197,6 +208,10 @@ public struct CommandSpec: Sendable, Hashable {
         }
         if parsed.positionals.count > positionals.count {
             throw usageError(argument: parsed.positionals[positionals.count], "unexpected argument")
+        }
+        if let missing = options.first(where: { $0.isRequired && parsed.values[$0.key] == nil }) {
+            let spelling = missing.key + (missing.valueName.map { " \($0)" } ?? "")
+            throw usageError(argument: spelling, "missing required option")
         }
         return parsed
     }

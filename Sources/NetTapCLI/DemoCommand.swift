@@ -34,6 +34,17 @@ public struct DemoCommand: Command {
                 valueName: "OUT",
                 help: "Where to write the HAR capture; nettap-demo.har by default."
             ),
+            OptionSpec(
+                names: ["--cassette"],
+                valueName: "PATH",
+                help: "Where to record the cassette (replaced); nettap-demo-cassette.har beside the HAR by default."
+            ),
+            OptionSpec(
+                names: ["--mocks"],
+                valueName: "OUT",
+                help:
+                    "Where to write a copy of the demo's mocks file; nettap-demo-mocks.json beside the HAR by default."
+            ),
         ],
         discussion: """
             Every request to https://api.nettap.example is answered by NetTap's HAR responder from the bundled
@@ -41,8 +52,16 @@ public struct DemoCommand: Command {
             inside NetTap, like a network redirect: the caller receives the final response, and the capture
             records the hop.
 
-            Exit codes: 0 success, 1 an upstream request failed or the HAR file could not be written,
-            2 usage error.
+            Then two more passes, still without network:
+            - Scenario switch: GET /v1/cart once per scenario of the bundled demo-mocks.json (the
+              MockConfiguration JSON format), switched at runtime with MockSet.activate(scenario:) and
+              answered by MockHandler.
+            - Record / replay: a few requests recorded into a cassette (a HAR file) by a ReplayHandler in
+              front of the HAR responder, then replayed by a ReplayHandler in record mode "none" alone; the
+              replies must be byte-identical, and a request the cassette does not hold must fail.
+
+            Exit codes: 0 success, 1 an upstream request failed, a replay differed from its recording, or a
+            file could not be written, 2 usage error.
             """
     )
 
@@ -74,8 +93,10 @@ public struct DemoCommand: Command {
         public var url: String
         /// The status the caller received, or `nil` when the request failed.
         public var statusCode: Int?
+        /// The number of body bytes the caller received.
+        public var byteCount: Int { data.count }
         /// The body bytes the caller received.
-        public var byteCount: Int
+        public var data: Data
         /// The transaction's duration in milliseconds, from NetTap's capture.
         public var milliseconds: Double?
         /// Who answered (`Transaction/answeredBy`), or `?` when the capture is missing.
@@ -114,6 +135,10 @@ public struct DemoCommand: Command {
     public var upstream: URL?
     /// Where to write the HAR, as typed.
     public var harPath: String
+    /// Where to record the cassette, as typed.
+    public var cassettePath: String
+    /// Where to write the copy of the mocks file, as typed.
+    public var mocksPath: String
 
     /// Creates the command from parsed arguments.
     ///
@@ -135,17 +160,27 @@ public struct DemoCommand: Command {
             upstream = nil
         }
         harPath = arguments.value("--har") ?? "nettap-demo.har"
+        cassettePath = arguments.value("--cassette") ?? Self.sibling(of: harPath, named: "nettap-demo-cassette.har")
+        mocksPath = arguments.value("--mocks") ?? Self.sibling(of: harPath, named: "nettap-demo-mocks.json")
     }
 
-    /// Runs the demo: installs the HAR responder, sends every step, prints the table and writes the HAR.
+    /// A file named `name` in the folder of `path`, as the user would type it.
+    static func sibling(of path: String, named name: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    }
+
+    /// Runs the demo: installs the HAR responder, sends every step, prints the table and writes the HAR; then
+    /// the scenario switch and the record / replay pass, each with its table; then where each file went.
     ///
     /// The interceptor's handlers are replaced for the run and restored afterwards.
     /// - Parameter environment: Outputs, interceptor and working directory.
     /// - Returns: ``ExitCode/success``.
-    /// - Throws: ``CLIError`` (exit 1) when the bundled capture cannot be read, an upstream request fails,
-    ///   or the HAR file cannot be written.
+    /// - Throws: ``CLIError`` (exit 1) when a bundled resource cannot be read, an upstream request fails, a
+    ///   replay differs from its recording, or a file cannot be written.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let document = try Self.loadBundledCapture()
+        let mocks = try Self.loadBundledMocks()
         let interceptor = environment.interceptor
         let previousHandlers = interceptor.handlers
         interceptor.handlers = [HARResponder(document: document, name: Self.responderName)]
@@ -192,14 +227,80 @@ public struct DemoCommand: Command {
                 message: Formatting.unwritableFileReason(harURL, error: error)
             )
         }
+
+        let output = environment.standardOutput
+        output.write(
+            "\nScenario switch: \(Self.cartStep.method) \(Self.cartStep.url) once per scenario of the bundled "
+                + "\(Self.mocksResourceName),\nswitched with mocks.activate(scenario:) before each send; "
+                + "answered by MockHandler (\"mock\").\n\n"
+        )
+        let scenarioRows = try await Self.runScenarioSwitch(mocks.configuration, through: interceptor)
+        output.write(Self.scenarioTable(scenarioRows))
+
+        let cassetteURL = environment.fileURL(cassettePath)
+        output.write(
+            "\nRecord / replay: \(Self.cassetteSteps.count) requests recorded into a cassette by ReplayHandler "
+                + "(record mode all) in\nfront of the HAR responder, then replayed by ReplayHandler (record mode "
+                + "none) alone, with nothing\nelse to answer.\n\n"
+        )
+        let cassette = try await Self.runRecordReplay(
+            answeringFrom: document,
+            cassette: cassetteURL,
+            typedAs: cassettePath,
+            through: interceptor
+        )
+        output.write(Self.cassetteTable(cassette))
+        let unrecorded = Self.unrecordedStep
+        if let message = cassette.unrecordedMessage, let error = cassette.unrecorded.error {
+            output.write(
+                "\nNot in the cassette: \(unrecorded.method) \(unrecorded.url) failed with "
+                    + "\(Formatting.errorSummary(error)):\n  \(message.replacingOccurrences(of: "\n", with: " "))\n"
+            )
+        } else {
+            output.write(
+                "\nNot in the cassette: \(unrecorded.method) \(unrecorded.url) was answered (status "
+                    + "\(cassette.unrecorded.statusCode.map { "\($0)" } ?? "-")), but it should have failed.\n"
+            )
+        }
+
+        let mocksURL = environment.fileURL(mocksPath)
+        do {
+            try mocks.data.write(to: mocksURL, options: .atomic)
+        } catch {
+            throw CLIError.failure(
+                command: "demo",
+                input: "--mocks \(Formatting.quoted(mocksPath))",
+                message: Formatting.unwritableFileReason(mocksURL, error: error)
+            )
+        }
+
         // A redirected transaction is one entry per hop plus its final entry.
-        environment.standardOutput.write("HAR: wrote \(har.log.entries.count) entries to \(harPath)\n")
+        output.write("\nHAR: wrote \(har.log.entries.count) entries to \(harPath)\n")
+        output.write("Cassette: wrote \(cassette.entryCount) entries to \(cassettePath)\n")
+        output.write(
+            "Mocks: wrote the \(mocks.configuration.scenarios.count) scenarios above to \(mocksPath) "
+                + "(see them with: nettap mock list \(mocksPath))\n"
+        )
 
         if let failed = rows.first(where: { $0.error != nil }), let error = failed.error {
             throw CLIError.failure(
                 command: "demo",
                 input: failed.url,
                 message: "request failed: \(Formatting.errorSummary(error))"
+            )
+        }
+        if let index = cassette.replayed.indices.first(where: { !cassette.isSameAsRecorded($0) }) {
+            throw CLIError.failure(
+                command: "demo",
+                input: cassette.replayed[index].url,
+                message: "the replay from \(cassettePath) differs from the recording"
+            )
+        }
+        if cassette.unrecorded.error == nil {
+            throw CLIError.failure(
+                command: "demo",
+                input: unrecorded.url,
+                message: "the cassette answered a request it does not hold"
             )
         }
         return .success
@@ -247,7 +348,7 @@ public struct DemoCommand: Command {
             method: step.method,
             url: step.url,
             statusCode: outcome.statusCode,
-            byteCount: outcome.data.count,
+            data: outcome.data,
             milliseconds: transaction?.timings.duration,
             answeredBy: transaction?.answeredBy ?? "?",
             error: outcome.error,

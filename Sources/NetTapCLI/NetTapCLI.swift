@@ -16,7 +16,15 @@ public enum NetTapCLI {
     public static let version = "0.1.0"
 
     /// The commands, in the order `nettap --help` lists them.
-    public static let commands: [any Command.Type] = [DemoCommand.self, FetchCommand.self, ReportCommand.self]
+    ///
+    /// A command whose name has two words (`mock save`) belongs to a group (`mock`): `nettap mock` and
+    /// `nettap help mock` list the group's commands.
+    public static let commands: [any Command.Type] = [
+        DemoCommand.self, FetchCommand.self, ReportCommand.self, MockSaveCommand.self, MockListCommand.self,
+    ]
+
+    /// One line about each command group, shown by `nettap help GROUP`.
+    static let groupSummaries = ["mock": "Saves HAR entries as stubs in a mocks file and lists mocks files."]
 
     /// Runs the tool with the process's interceptor (`Interceptor/shared`) and working directory.
     ///
@@ -95,38 +103,115 @@ public enum NetTapCLI {
             environment.standardOutput.write("nettap \(version)\n")
             return .success
         case "help":
-            guard arguments.count <= 2 else {
-                throw CLIError.usage(command: "help", input: arguments[2], message: "unexpected argument")
-            }
-            guard arguments.count == 2 else {
+            guard arguments.count > 1 else {
                 environment.standardOutput.write(helpText)
                 return .success
             }
-            let type = try command(named: arguments[1], context: "help")
-            environment.standardOutput.write(type.spec.helpText)
+            let words = arguments.dropFirst()
+            switch try command(in: words, context: "help") {
+            case .command(let type, let wordCount):
+                if let extra = words.dropFirst(wordCount).first {
+                    throw CLIError.usage(command: "help", input: extra, message: "unexpected argument")
+                }
+                environment.standardOutput.write(type.spec.helpText)
+            case .group(let group):
+                if let extra = words.dropFirst().first {
+                    throw unknownGroupCommand(extra, in: group, context: "help")
+                }
+                environment.standardOutput.write(groupHelpText(group))
+            }
             return .success
         default:
-            let type = try command(named: first, context: nil)
-            let parsed = try type.spec.parse(arguments.dropFirst())
-            if parsed.isHelpRequested {
-                environment.standardOutput.write(type.spec.helpText)
-                return .success
+            switch try command(in: arguments[...], context: nil) {
+            case .group(let group):
+                guard let second = arguments.dropFirst().first else {
+                    environment.standardError.write(groupHelpText(group))
+                    return .usage
+                }
+                if second == "-h" || second == "--help" {
+                    environment.standardOutput.write(groupHelpText(group))
+                    return .success
+                }
+                throw unknownGroupCommand(second, in: group, context: nil)
+            case .command(let type, let wordCount):
+                let parsed = try type.spec.parse(arguments.dropFirst(wordCount))
+                if parsed.isHelpRequested {
+                    environment.standardOutput.write(type.spec.helpText)
+                    return .success
+                }
+                let command = try type.init(arguments: parsed)
+                return try await command.run(in: environment)
             }
-            let command = try type.init(arguments: parsed)
-            return try await command.run(in: environment)
         }
     }
 
-    private static func command(named name: String, context: String?) throws(CLIError) -> any Command.Type {
-        if let type = commands.first(where: { $0.spec.name == name }) {
-            return type
+    /// What the leading words of a command line name.
+    private enum Resolved {
+        /// A command, named by `wordCount` words.
+        case command(any Command.Type, wordCount: Int)
+        /// A group name without (a known) second word.
+        case group(String)
+    }
+
+    /// The names `nettap --help` offers as first words: single commands and groups, in order, then `help`.
+    private static var firstWords: [String] {
+        var words: [String] = []
+        for command in commands {
+            let word = String(command.spec.name.split(separator: " ").first ?? "")
+            if !words.contains(word) { words.append(word) }
         }
-        let names = (commands.map { $0.spec.name } + ["help"]).joined(separator: ", ")
+        return words + ["help"]
+    }
+
+    private static func command(in words: ArraySlice<String>, context: String?) throws(CLIError) -> Resolved {
+        let name = words.first ?? ""
+        if let type = commands.first(where: { $0.spec.name == name }) {
+            return .command(type, wordCount: 1)
+        }
+        if commands.contains(where: { $0.spec.name.hasPrefix(name + " ") }) {
+            if let second = words.dropFirst().first,
+                let type = commands.first(where: { $0.spec.name == name + " " + second })
+            {
+                return .command(type, wordCount: 2)
+            }
+            return .group(name)
+        }
         let what = name.hasPrefix("-") ? "unknown option" : "unknown command"
         throw CLIError.usage(
             command: context,
             input: name,
-            message: "\(what); commands are \(names) (see 'nettap --help')"
+            message: "\(what); commands are \(firstWords.joined(separator: ", ")) (see 'nettap --help')"
         )
+    }
+
+    private static func groupCommands(_ group: String) -> [any Command.Type] {
+        commands.filter { $0.spec.name.hasPrefix(group + " ") }
+    }
+
+    private static func unknownGroupCommand(_ word: String, in group: String, context: String?) -> CLIError {
+        let names = groupCommands(group).map { String($0.spec.name.dropFirst(group.count + 1)) }
+        let what = word.hasPrefix("-") ? "unknown option" : "unknown command"
+        return CLIError.usage(
+            command: [context, group].compactMap { $0 }.joined(separator: ": "),
+            input: word,
+            message: "\(what); \(group) commands are \(names.joined(separator: ", ")) (see 'nettap help \(group)')"
+        )
+    }
+
+    /// The help of a command group: its summary and each command's usage and summary.
+    ///
+    /// - Parameter group: The group's name, for example `mock`.
+    /// - Returns: Lines ending with a newline.
+    static func groupHelpText(_ group: String) -> String {
+        let members = groupCommands(group)
+        let width = members.map { $0.spec.name.count }.max() ?? 0
+        var lines = ["nettap \(group): \(groupSummaries[group] ?? "")", "", "Usage:"]
+        lines += members.map { "  " + $0.spec.usage }
+        lines += ["", "Commands:"]
+        lines += members.map {
+            "  " + $0.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.spec.summary
+        }
+        lines += ["", "Run 'nettap help \(group) COMMAND' for a command's options."]
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -100,16 +100,32 @@ struct TopLevelTests {
     @Test(
         "unknown commands, options and help topics exit 2 with a hint",
         arguments: [
-            (["frob"], "nettap: frob: unknown command; commands are demo, fetch, report, help (see 'nettap --help')\n"),
+            (
+                ["frob"],
+                "nettap: frob: unknown command; commands are demo, fetch, report, mock, help (see 'nettap --help')\n"
+            ),
             (
                 ["--frob"],
-                "nettap: --frob: unknown option; commands are demo, fetch, report, help (see 'nettap --help')\n"
+                "nettap: --frob: unknown option; commands are demo, fetch, report, mock, help (see 'nettap --help')\n"
             ),
             (
                 ["help", "frob"],
-                "nettap: help: frob: unknown command; commands are demo, fetch, report, help (see 'nettap --help')\n"
+                "nettap: help: frob: unknown command; commands are demo, fetch, report, mock, help (see 'nettap --help')\n"
             ),
             (["help", "fetch", "x"], "nettap: help: x: unexpected argument\n"),
+            (["help", "mock", "save", "x"], "nettap: help: x: unexpected argument\n"),
+            (
+                ["mock", "frob"],
+                "nettap: mock: frob: unknown command; mock commands are save, list (see 'nettap help mock')\n"
+            ),
+            (
+                ["help", "mock", "frob"],
+                "nettap: help: mock: frob: unknown command; mock commands are save, list (see 'nettap help mock')\n"
+            ),
+            (
+                ["mock", "save", "a.har"],
+                "nettap: mock save: --to MOCKS.json: missing required option (see 'nettap help mock save')\n"
+            ),
         ]
     )
     func unknown(arguments: [String], expected: String) async {
@@ -178,6 +194,19 @@ struct TopLevelTests {
                 #"nettap: demo: --upstream "localhost": must be an absolute http or https URL"#
             ),
             (["demo", "extra"], "nettap: demo: extra: unexpected argument"),
+            (
+                ["mock", "save", "a.har", "--entry", "first", "--to", "m.json"],
+                #"nettap: mock save: --entry "first": must be a whole number >= 0"#
+            ),
+            (
+                ["mock", "save", "a.har", "--entry", "1", "--match", "x", "--to", "m.json"],
+                "nettap: mock save: --entry, --match: give one of them, not both"
+            ),
+            (
+                ["mock", "save", "a.har", "--scenario", " ", "--to", "m.json"],
+                #"nettap: mock save: --scenario " ": must not be empty"#
+            ),
+            (["mock", "list"], "nettap: mock list: MOCKS.json: missing argument"),
         ]
     )
     func commandUsageErrors(arguments: [String], expectedPrefix: String) async {

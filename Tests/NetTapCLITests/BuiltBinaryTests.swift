@@ -27,7 +27,11 @@ private enum BuiltBinary {
 
     /// Runs the binary to completion and returns its exit status and outputs.
     static func run(_ arguments: [String]) async throws -> Result {
-        let executable = try #require(url)
+        try await run(try #require(url), arguments)
+    }
+
+    /// Runs any executable to completion and returns its exit status and outputs.
+    static func run(_ executable: URL, _ arguments: [String]) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -105,4 +109,45 @@ struct BuiltBinaryTests {
         #expect(document.log.entries.first?.response.status == 200)
         #expect(document.log.entries.first?.request.url.hasSuffix("/get?via=shared") == true)
     }
+
+    #if os(Linux)
+    @Test(
+        "the nettap executable links neither XCTest nor Swift Testing, though it links the mocking and replay modules",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "ldd is not installed")
+    )
+    func linksNoTestFramework() async throws {
+        let ldd = URL(fileURLWithPath: "/usr/bin/ldd")
+        let executable = try #require(BuiltBinary.url)
+        let result = try await BuiltBinary.run(ldd, [executable.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let libraries = Self.sharedLibraries(in: result.standardOutput)
+        #expect(libraries.contains("libFoundationNetworking.so"), "ldd lists the libraries nettap links")
+        #expect(Self.testFrameworks(in: libraries).isEmpty, "nettap links \(Self.testFrameworks(in: libraries))")
+
+        // The check is not vacuous: the test runner itself links the test frameworks, and ldd shows them.
+        let runner = try #require(Bundle.main.executableURL)
+        let runnerLibraries = Self.sharedLibraries(in: try await BuiltBinary.run(ldd, [runner.path]).standardOutput)
+        #expect(!Self.testFrameworks(in: runnerLibraries).isEmpty, "\(runner.path) links \(runnerLibraries)")
+
+        // And it is the binary with the new modules: their type metadata names are in it.
+        let binary = try Data(contentsOf: executable)
+        for module in ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay"] {
+            #expect(binary.range(of: Data(module.utf8)) != nil, "\(module) is linked into nettap")
+        }
+    }
+
+    /// The file names of the shared libraries in `ldd` output (`libX.so.1 => /path (0x…)`).
+    private static func sharedLibraries(in lddOutput: String) -> [String] {
+        lddOutput.split(separator: "\n").compactMap { line in
+            line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map { name in
+                String(name.split(separator: "/").last ?? name)
+            }
+        }
+    }
+
+    /// The XCTest and Swift Testing libraries among `libraries` (`libXCTest.so`, `libTesting.so`, …).
+    private static func testFrameworks(in libraries: [String]) -> [String] {
+        libraries.filter { $0.contains("XCTest") || $0.hasPrefix("libTesting") || $0.contains("_Testing") }
+    }
+    #endif
 }

@@ -2,6 +2,7 @@ import Foundation
 import NetTapCLI
 import NetTapCore
 import NetTapHAR
+import NetTapMocking
 import NetTapTestSupport
 import Testing
 
@@ -70,7 +71,157 @@ struct DemoCommandTests {
         #expect(transactions.map { "\($0.response?.statusCode ?? 0)" } == Self.expectedRows.map(\.3))
         #expect(transactions.first { $0.request.url.path == "/v1/me" }?.redirects.map(\.statusCode) == [301])
         #expect(interceptor.handlers.isEmpty, "the demo restores the interceptor's handlers")
-        #expect(interceptor.captureLog.transactions.count == 10)
+        // 10 for the first table, 3 scenarios, 4 recorded, 4 replayed, 1 not in the cassette.
+        #expect(interceptor.captureLog.transactions.count == 22)
+    }
+
+    @Test("the scenario switch answers the same request from three scenarios switched at runtime")
+    func scenarioSwitch() async throws {
+        let directory = try makeTemporaryDirectory()
+        let run = await runCLI(["demo"], workingDirectory: directory)
+        #expect(run.exitCode == .success)
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex { $0.hasPrefix("SCENARIO ") })
+        #expect(
+            lines[header].split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+                == "SCENARIO STATUS BYTES MS ANSWERED BY STUB BODY OR ERROR"
+        )
+        let rows = lines[(header + 1)...].prefix { !$0.isEmpty }
+        #expect(rows.count == 3)
+        let cells = rows.map { row in row.components(separatedBy: "  ").filter { !$0.isEmpty }.map(trimmed) }
+        // scenario, status, bytes, ms, answered by, stub, body or error
+        #expect(cells.map { $0.first ?? "" } == ["happy path", "empty cart", "server down"])
+        #expect(cells.map { $0.count } == [7, 7, 7])
+        #expect(cells.map { $0[1] } == ["200", "200", "ERR -1004"])
+        #expect(cells.map { $0[2] } == ["65", "12", "0"])
+        #expect(cells.allSatisfy { Double($0[3]) != nil })
+        #expect(cells.map { $0[4] } == ["mock", "mock", "mock"])
+        #expect(cells.map { $0[5] } == ["cart", "cart", "offline"])
+        #expect(
+            cells.map { $0[6] } == [
+                #"{"items":[{"id":42,"title":"Pencil"},{"id":43,"title":"Eraser"}]}"#, #"{"items":[]}"#,
+                "URLError -1004 (cannotConnectToHost)",
+            ]
+        )
+        // The "server down" stub waits 150 ms before failing.
+        #expect((Double(cells[2][3]) ?? 0) >= 150)
+
+        // The copy of the mocks file is the bundled one and loads as a MockConfiguration.
+        let copy = directory.appendingPathComponent("nettap-demo-mocks.json")
+        let configuration = try MockConfiguration.load(contentsOf: copy)
+        #expect(configuration.scenarios.map(\.name) == ["happy path", "empty cart", "server down"])
+        #expect(lines.contains { $0.hasPrefix("Mocks: wrote the 3 scenarios above to nettap-demo-mocks.json") })
+    }
+
+    @Test("record / replay: replies from the cassette alone are byte-identical; an unrecorded request fails")
+    func recordReplay() async throws {
+        let directory = try makeTemporaryDirectory()
+        let run = await runCLI(
+            ["demo", "--har", "out/capture.har", "--cassette", "tape.har"],
+            workingDirectory: try {
+                try FileManager.default.createDirectory(
+                    at: directory.appendingPathComponent("out"),
+                    withIntermediateDirectories: true
+                )
+                return directory
+            }()
+        )
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex { $0.hasPrefix("#  REQUEST") })
+        let rows = lines[(header + 1)...].prefix { !$0.isEmpty }.map {
+            $0.split(separator: " ").map(String.init)
+        }
+        // #, method, path, recorded from, replayed by, status, bytes, same as recorded
+        let expected: [(String, String, String)] = [
+            ("/v1/profile", "200", "78"), ("/v1/items?page=1", "200", "154"), ("/v1/avatar.png", "200", "70"),
+            ("/v1/reports/daily", "500", "57"),
+        ]
+        #expect(rows.count == expected.count)
+        for (index, (row, expected)) in zip(rows, expected).enumerated() {
+            #expect(row == ["\(index + 1)", "GET", expected.0, "demo.har", "cassette", expected.1, expected.2, "yes"])
+        }
+        let notInCassette = try #require(lines.firstIndex { $0.hasPrefix("Not in the cassette:") })
+        #expect(
+            lines[notInCassette]
+                == "Not in the cassette: GET https://api.nettap.example/v1/items?page=2 failed with URLError -1008 "
+                + "(resourceUnavailable):"
+        )
+        #expect(
+            lines[notInCassette + 1]
+                == "  cassette tape.har: no recorded entry matches GET https://api.nettap.example/v1/items?page=2 "
+                + "(record mode none); closest is entry 1, GET https://api.nettap.example/v1/items?page=1: "
+                + "query page=2, recorded page=1"
+        )
+        #expect(lines.contains("HAR: wrote 11 entries to out/capture.har"))
+        #expect(lines.contains("Cassette: wrote 4 entries to tape.har"))
+        #expect(
+            lines.contains(
+                "Mocks: wrote the 3 scenarios above to out/nettap-demo-mocks.json "
+                    + "(see them with: nettap mock list out/nettap-demo-mocks.json)"
+            )
+        )
+
+        // The cassette is a HAR file holding the four recorded exchanges, bodies included.
+        let cassette = try HARDocument.load(contentsOf: directory.appendingPathComponent("tape.har"))
+        #expect(cassette.log.entries.map(\.request.url) == expected.map { DemoCommand.baseURL + $0.0 })
+        let avatar = try #require(cassette.log.entries.first { $0.request.url.hasSuffix("/avatar.png") })
+        #expect(avatar.response.content.decodedData()?.count == 70)
+        #expect(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/nettap-demo-mocks.json").path)
+        )
+    }
+
+    @Test("the README's demo output sample is what the demo prints, timings aside")
+    func readmeSample() async throws {
+        let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let start = try #require(readme.range(of: "```text\nNetTap demo:"))
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let sample = String(readme[readme.index(start.lowerBound, offsetBy: 8)..<end.lowerBound]) + "\n"
+
+        let run = await runCLI(["demo"], workingDirectory: try makeTemporaryDirectory())
+        #expect(run.exitCode == .success)
+        #expect(
+            Self.withoutTimings(run.standardOutput) == Self.withoutTimings(sample),
+            "README.md's demo sample is stale: paste the output of 'swift run nettap demo'"
+        )
+    }
+
+    /// The text with every milliseconds figure (`12.3`) replaced and runs of spaces made one.
+    private static func withoutTimings(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\b[0-9]+\.[0-9]\b"#, with: "MS", options: .regularExpression)
+            .replacingOccurrences(of: " +", with: " ", options: .regularExpression)
+    }
+
+    @Test("a second run replaces the cassette instead of adding to it")
+    func rerun() async throws {
+        let directory = try makeTemporaryDirectory()
+        for _ in 0..<2 {
+            let run = await runCLI(["demo"], workingDirectory: directory)
+            #expect(run.exitCode == .success)
+            #expect(run.standardOutput.contains("Cassette: wrote 4 entries to nettap-demo-cassette.har\n"))
+        }
+        let cassette = try HARDocument.load(
+            contentsOf: directory.appendingPathComponent("nettap-demo-cassette.har")
+        )
+        #expect(cassette.log.entries.count == 4)
+    }
+
+    @Test("an unwritable cassette path exits 1 naming --cassette")
+    func unwritableCassette() async throws {
+        let directory = try makeTemporaryDirectory()
+        // A missing folder is created; a regular file where the folder should be cannot be.
+        try Data("not a folder".utf8).write(to: directory.appendingPathComponent("file.txt"))
+        let run = await runCLI(["demo", "--cassette", "file.txt/tape.har"], workingDirectory: directory)
+        #expect(run.exitCode == .failure)
+        #expect(
+            run.standardError.hasPrefix(#"nettap: demo: --cassette "file.txt/tape.har": cannot write: "#),
+            "\(run.standardError)"
+        )
+        #expect(run.standardError.contains("is not a folder"))
+        #expect(run.standardError.filter { $0 == "\n" }.count == 1)
     }
 
     @Test("with --upstream it also sends a live GET and POST through the forwarding transport")
@@ -103,4 +254,8 @@ struct DemoCommandTests {
         #expect(har.log.entries.count == 13)
         #expect(har.transactions().count == 12)
     }
+}
+
+private func trimmed(_ text: String) -> String {
+    text.trimmingCharacters(in: .whitespaces)
 }

@@ -1,0 +1,162 @@
+import Foundation
+import NetTapCore
+import NetTapMocking
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `nettap mock list MOCKS.json`: the scenarios and stubs of a mocks file or `nettap.json`.
+///
+/// Prints the base stubs, then each scenario (the active one marked), one row per stub with its matcher and
+/// response; a stub with alternatives gets one row per alternative (the active one marked), a sequence stub
+/// one row per step.
+///
+/// Exit codes: 0 listed, 1 the file is missing or invalid (the line names the file and the JSON path),
+/// 2 usage error.
+public struct MockListCommand: Command {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "mock list",
+        summary: "Lists the scenarios and stubs of a mocks file: matchers, responses, what is active.",
+        positionals: [PositionalSpec(name: "MOCKS.json", help: "A mocks file or a nettap.json with a mocks section.")],
+        discussion: """
+            Each stub shows its matcher (as RequestMatcher describes it) and its response: status, body
+            size and kind, latency, body pacing, a simulated error or a redirect. "(active)" marks the active
+            scenario and each stub's active alternative.
+
+            Exit codes: 0 success, 1 missing or invalid file, 2 usage error.
+            """
+    )
+
+    /// The mocks file, as typed.
+    public var path: String
+
+    /// Creates the command from parsed arguments.
+    ///
+    /// - Parameter arguments: Parsed with ``spec``.
+    public init(arguments: ParsedArguments) {
+        path = arguments.positionals.first ?? ""
+    }
+
+    /// Reads the file and prints its contents.
+    ///
+    /// - Parameter environment: Outputs and working directory.
+    /// - Returns: ``ExitCode/success``.
+    /// - Throws: ``CLIError`` (exit 1) naming the file, and the JSON path or line and column, when it is missing
+    ///   or invalid.
+    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+        let url = environment.fileURL(path)
+        if let reason = Formatting.unreadableFileReason(url) {
+            throw CLIError.failure(command: Self.spec.name, input: path, message: reason)
+        }
+        let configuration: MockConfiguration
+        do {
+            configuration = try MockConfiguration.load(contentsOf: url)
+        } catch let error as ConfigurationError {
+            let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
+            throw CLIError.failure(command: Self.spec.name, input: path, message: "\(place): \(error.message)")
+        } catch {
+            throw CLIError.failure(command: Self.spec.name, input: path, message: "\(error)")
+        }
+        environment.standardOutput.write(Self.text(configuration, file: path))
+        return .success
+    }
+
+    /// The listing of a configuration.
+    ///
+    /// - Parameters:
+    ///   - configuration: The stubs and scenarios.
+    ///   - file: The file name shown in the first line.
+    /// - Returns: Lines ending with a newline.
+    public static func text(_ configuration: MockConfiguration, file: String) -> String {
+        let stubCount = configuration.stubs.count
+        let scenarioCount = configuration.scenarios.count
+        let active = configuration.activeScenario.map { "\"\($0)\"" } ?? "none"
+        var output =
+            "\(file): \(stubCount) base stub\(stubCount == 1 ? "" : "s"), "
+            + "\(scenarioCount) scenario\(scenarioCount == 1 ? "" : "s"); active scenario: \(active)\n"
+        output += "\nBase stubs (always active):\n" + section(configuration.stubs)
+        for scenario in configuration.scenarios {
+            let mark = scenario.name == configuration.activeScenario ? " (active)" : ""
+            output += "\nScenario \"\(scenario.name)\"\(mark):\n" + section(scenario.stubs)
+        }
+        return output
+    }
+
+    private static func section(_ stubs: [Stub]) -> String {
+        guard !stubs.isEmpty else { return "  (none)\n" }
+        var table = TextTable(headings: ["STUB", "MATCH", "RESPONSE"], alignments: [.left, .left, .left])
+        for stub in stubs {
+            let lines = responseLines(stub.responses)
+            for (offset, line) in lines.enumerated() {
+                table.rows.append(offset == 0 ? [stub.name, stub.matcher.description, line] : ["", "", line])
+            }
+        }
+        return table.rendered.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { "  " + $0 }.joined(separator: "\n") + "\n"
+    }
+
+    /// One line per response a stub can give.
+    static func responseLines(_ responses: Stub.Responses) -> [String] {
+        switch responses {
+        case .single(let response):
+            return [describe(response)]
+        case .alternatives(let alternatives, let active):
+            return alternatives.map { alternative in
+                let mark = alternative.name == active ? " (active)" : ""
+                return "alternative \"\(alternative.name)\"\(mark): \(describe(alternative.response))"
+            }
+        case .sequence(let responses, let afterEnd):
+            let end = afterEnd == .cycle ? "then from the first again" : "then the last again"
+            return responses.enumerated().map { "step \($0): \(describe($1))" } + ["(\(end))"]
+        }
+    }
+
+    /// A response in one line: `200, 65 bytes JSON, latency 150 ms`.
+    static func describe(_ response: StubResponse) -> String {
+        var parts: [String]
+        if let failure = response.failure {
+            let name = URLErrorCodeName.name(of: failure) ?? "\(failure.rawValue)"
+            parts = ["error \(name) (URLError \(failure.rawValue))"]
+        } else if response.isDynamic {
+            parts = ["computed at request time"]
+        } else {
+            parts = ["\(response.statusCode)"]
+            if let location = response.headers.values(for: "Location").first,
+                (300..<400).contains(response.statusCode)
+            {
+                parts[0] += " → \(location)"
+            }
+            let type = response.headers.values(for: "Content-Type").first.map { " \($0)" } ?? ""
+            switch response.body {
+            case .data(let data) where data.isEmpty:
+                break
+            case .data(let data):
+                parts.append("\(data.count) bytes\(type)")
+            case .json(let value):
+                parts.append(((try? value.data().count).map { "\($0) bytes" } ?? "?") + (type.isEmpty ? " JSON" : type))
+            case .file(let url):
+                parts.append("file \(url.path)\(type)")
+            }
+        }
+        if response.latency > .zero {
+            parts.append("latency \(milliseconds(response.latency)) ms")
+        }
+        switch response.pacing {
+        case .duration(let duration)?:
+            parts.append("body over \(milliseconds(duration)) ms")
+        case .bandwidth(let bytesPerSecond)?:
+            parts.append("\(bytesPerSecond) bytes/s")
+        case nil:
+            break
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return value == value.rounded() ? "\(Int(value))" : Formatting.milliseconds(value)
+    }
+}
