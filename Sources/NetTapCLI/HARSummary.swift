@@ -66,6 +66,48 @@ public struct HARSummary: Sendable, Hashable, Codable {
         public var milliseconds: Double
     }
 
+    /// How many entries one source answered (NetTap's `answeredBy`), and which stubs or cassette entries.
+    public struct SourceCount: Sendable, Hashable, Codable {
+        /// Who answered: `network`, `mock`, `cassette`, or another handler's name, from the entry's `_netTap`
+        /// record; entries of other tools count as `network`.
+        public var source: String
+        /// The number of entries.
+        public var count: Int
+        /// For stub answers, how often each stub answered, by name (`scenario/stub` for scenario stubs),
+        /// most frequent first then by name; empty for other sources.
+        public var stubs: [NamedCount]
+
+        /// Creates a count.
+        ///
+        /// - Parameters:
+        ///   - source: Who answered.
+        ///   - count: The number of entries.
+        ///   - stubs: Per-stub counts.
+        public init(source: String, count: Int, stubs: [NamedCount]) {
+            self.source = source
+            self.count = count
+            self.stubs = stubs
+        }
+    }
+
+    /// A name and how often it occurred.
+    public struct NamedCount: Sendable, Hashable, Codable {
+        /// The name.
+        public var name: String
+        /// The count.
+        public var count: Int
+
+        /// Creates a named count.
+        ///
+        /// - Parameters:
+        ///   - name: The name.
+        ///   - count: The count.
+        public init(name: String, count: Int) {
+            self.name = name
+            self.count = count
+        }
+    }
+
     /// The number of entries summarized.
     public var entryCount: Int
     /// Per-host statistics, most requests first, then by host name.
@@ -76,6 +118,9 @@ public struct HARSummary: Sendable, Hashable, Codable {
     public var statusCounts: [StatusCount]
     /// The slowest entries, slowest first (ties in log order), at most the limit given at creation.
     public var slowest: [SlowEntry]
+    /// Who answered the entries, most entries first then by name: the network, a stub, a cassette, … Only HAR
+    /// files written by NetTap know; entries from other tools all count as `network`.
+    public var answeredBy: [SourceCount]
 
     /// Computes the summary of HAR entries.
     ///
@@ -108,6 +153,29 @@ public struct HARSummary: Sendable, Hashable, Codable {
                     milliseconds: entry.time
                 )
             }
+        answeredBy = Self.sources(of: entries)
+    }
+
+    private static func sources(of entries: [HAREntry]) -> [SourceCount] {
+        var counts: [String: Int] = [:]
+        var stubs: [String: [String: Int]] = [:]
+        for entry in entries {
+            let source = entry.netTap?.answeredBy ?? "network"
+            counts[source, default: 0] += 1
+            if let stub = entry.netTap?.annotations?["stub"] {
+                let scenario = entry.netTap?.annotations?["scenario"]
+                stubs[source, default: [:]][scenario.map { "\($0)/\(stub)" } ?? stub, default: 0] += 1
+            }
+        }
+        return counts.map { source, count in
+            SourceCount(
+                source: source,
+                count: count,
+                stubs: (stubs[source] ?? [:]).map { NamedCount(name: $0.key, count: $0.value) }
+                    .sorted { ($0.count, $1.name) > ($1.count, $0.name) }
+            )
+        }
+        .sorted { ($0.count, $1.source) > ($1.count, $0.source) }
     }
 
     /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1).

@@ -12,7 +12,7 @@ public struct ReportCommand: Command {
     /// The command's description.
     public static let spec = CommandSpec(
         name: "report",
-        summary: "Summarizes a HAR file: per-host traffic, percentiles, slowest entries, status codes.",
+        summary: "Summarizes a HAR file: per-host traffic, percentiles, status codes, who answered, slowest entries.",
         positionals: [PositionalSpec(name: "FILE.har", help: "The HAR 1.2 file to summarize.")],
         options: [
             OptionSpec(names: ["--json"], help: "Prints the summary as JSON instead of text."),
@@ -121,6 +121,15 @@ public struct ReportCommand: Command {
         var statuses = TextTable(headings: ["STATUS", "COUNT"], alignments: [.right, .right])
         statuses.rows = summary.statusCounts.map { ["\($0.status)", "\($0.count)"] }
         output += "\n" + statuses.rendered
+
+        if summary.answeredBy.contains(where: { $0.source != "network" }) {
+            var sources = TextTable(headings: ["ANSWERED BY", "COUNT", "STUBS"], alignments: [.left, .right, .left])
+            sources.rows = summary.answeredBy.map { source in
+                let stubs = source.stubs.map { "\($0.name) ×\($0.count)" }.joined(separator: ", ")
+                return [source.source, "\(source.count)", stubs]
+            }
+            output += "\n" + sources.rendered
+        }
 
         if !summary.slowest.isEmpty {
             var slowest = TextTable(

@@ -53,6 +53,7 @@ extension HAREntry {
         var record = HARNetTapRecord()
         record.redirectOf = transaction.id.uuidString
         record.hop = index
+        if hop.answeredBy != Transaction.answeredByNetwork { record.answeredBy = hop.answeredBy }
         return HAREntry(
             startedDateTime: HARDate.string(from: segment.startDate),
             time: timings.total,

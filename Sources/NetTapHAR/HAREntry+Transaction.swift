@@ -176,7 +176,8 @@ extension HARNetTapRecord.Redirect {
             url: hop.url.absoluteString,
             status: hop.statusCode,
             headers: hop.headers.map { HARHeader(name: $0.name, value: $0.value) },
-            elapsedMilliseconds: hop.elapsedMilliseconds
+            elapsedMilliseconds: hop.elapsedMilliseconds,
+            answeredBy: hop.answeredBy == Transaction.answeredByNetwork ? nil : hop.answeredBy
         )
     }
 }
@@ -188,7 +189,8 @@ extension RedirectHop {
             url: HARURL.url(from: record.url),
             statusCode: record.status,
             headers: HTTPHeaders(record.headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
-            elapsedMilliseconds: record.elapsedMilliseconds
+            elapsedMilliseconds: record.elapsedMilliseconds,
+            answeredBy: record.answeredBy ?? Transaction.answeredByNetwork
         )
     }
 }

@@ -66,6 +66,8 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
         public var headers: [HARHeader]
         /// Milliseconds from the transaction start to the redirect response.
         public var elapsedMilliseconds: Double
+        /// Who answered with the redirect when not the network (a stub, a cassette); absent for the network.
+        public var answeredBy: String?
 
         /// Creates a hop record.
         ///
@@ -75,12 +77,21 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
         ///   - status: The status code.
         ///   - headers: The header fields.
         ///   - elapsedMilliseconds: Milliseconds from the start.
-        public init(method: String, url: String, status: Int, headers: [HARHeader], elapsedMilliseconds: Double) {
+        ///   - answeredBy: Who answered with the redirect; `nil` for the network.
+        public init(
+            method: String,
+            url: String,
+            status: Int,
+            headers: [HARHeader],
+            elapsedMilliseconds: Double,
+            answeredBy: String? = nil
+        ) {
             self.method = method
             self.url = url
             self.status = status
             self.headers = headers
             self.elapsedMilliseconds = elapsedMilliseconds
+            self.answeredBy = answeredBy
         }
     }
 }

@@ -44,7 +44,8 @@ enum HandlerRedirects {
                     url: currentURL,
                     statusCode: response.statusCode,
                     headers: response.headers,
-                    elapsedMilliseconds: context.elapsedMilliseconds
+                    elapsedMilliseconds: context.elapsedMilliseconds,
+                    answeredBy: context.answeredBy
                 )
             )
             if hops > ForwardingTransport.redirectLimit {

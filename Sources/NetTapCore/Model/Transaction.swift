@@ -172,6 +172,8 @@ public struct RedirectHop: Sendable, Hashable, Codable {
     public var headers: HTTPHeaders
     /// Milliseconds from the transaction start to the redirect response.
     public var elapsedMilliseconds: Double
+    /// Who answered with the redirect: `network`, or the name of the handler (a stub, a cassette).
+    public var answeredBy: String
 
     /// Creates a hop.
     /// - Parameters:
@@ -180,12 +182,21 @@ public struct RedirectHop: Sendable, Hashable, Codable {
     ///   - statusCode: The redirect status.
     ///   - headers: The redirect response headers.
     ///   - elapsedMilliseconds: Milliseconds from the transaction start.
-    public init(method: String, url: URL, statusCode: Int, headers: HTTPHeaders, elapsedMilliseconds: Double) {
+    ///   - answeredBy: Who answered with the redirect; `network` by default.
+    public init(
+        method: String,
+        url: URL,
+        statusCode: Int,
+        headers: HTTPHeaders,
+        elapsedMilliseconds: Double,
+        answeredBy: String = Transaction.answeredByNetwork
+    ) {
         self.method = method
         self.url = url
         self.statusCode = statusCode
         self.headers = headers
         self.elapsedMilliseconds = elapsedMilliseconds
+        self.answeredBy = answeredBy
     }
 }
 

@@ -1,0 +1,96 @@
+import Foundation
+import NetTapCLI
+import NetTapCore
+import NetTapHAR
+import Testing
+
+/// `nettap report` says who answered: the network, which stubs (and scenarios), a cassette.
+@Suite("Report: who answered")
+struct AnsweredBySummaryTests {
+    static func transaction(
+        _ path: String,
+        answeredBy: String,
+        annotations: [String: String] = [:],
+        redirects: [RedirectHop] = []
+    ) -> Transaction {
+        let url = URL(string: "https://api.nettap.example" + path) ?? URL(fileURLWithPath: "/")
+        return Transaction(
+            request: CapturedRequest(method: "GET", url: url, headers: [:]),
+            response: CapturedResponse(
+                statusCode: 200,
+                headers: [:],
+                url: url,
+                body: CapturedBody(data: Data("x".utf8))
+            ),
+            redirects: redirects,
+            timings: Timings(
+                startDate: Date(timeIntervalSince1970: 1_700_000_000),
+                requestSent: 1,
+                firstByte: 2,
+                end: 3
+            ),
+            answeredBy: answeredBy,
+            annotations: annotations,
+            state: .completed
+        )
+    }
+
+    static func document() throws -> HARDocument {
+        let hop = RedirectHop(
+            method: "GET",
+            url: URL(string: "https://api.nettap.example/old")!,
+            statusCode: 301,
+            headers: ["Location": "/cart"],
+            elapsedMilliseconds: 1,
+            answeredBy: "mock"
+        )
+        let transactions = [
+            transaction("/cart", answeredBy: "mock", annotations: ["stub": "cart", "scenario": "sale"]),
+            transaction(
+                "/cart",
+                answeredBy: "mock",
+                annotations: ["stub": "cart", "scenario": "sale"],
+                redirects: [hop]
+            ),
+            transaction("/config", answeredBy: "mock", annotations: ["stub": "config"]),
+            transaction("/profile", answeredBy: "cassette", annotations: ["cassette.entry": "0"]),
+            transaction("/live", answeredBy: "network"),
+        ]
+        // Through HAR text and back, as `nettap report` reads it.
+        return try HARDocument.decode(try HARDocument(transactions: transactions).encoded(), source: "answered.har")
+    }
+
+    @Test("the summary counts entries per source and stub answers per scenario/stub, redirect hops included")
+    func summary() throws {
+        let summary = HARSummary(entries: try Self.document().log.entries)
+        #expect(
+            summary.answeredBy == [
+                HARSummary.SourceCount(
+                    source: "mock",
+                    count: 4,
+                    stubs: [
+                        HARSummary.NamedCount(name: "sale/cart", count: 2),
+                        HARSummary.NamedCount(name: "config", count: 1),
+                    ]
+                ),
+                HARSummary.SourceCount(source: "cassette", count: 1, stubs: []),
+                HARSummary.SourceCount(source: "network", count: 1, stubs: []),
+            ]
+        )
+    }
+
+    @Test("the text report lists who answered when anything but the network did")
+    func text() throws {
+        let text = ReportCommand.text(HARSummary(entries: try Self.document().log.entries), file: "answered.har")
+        #expect(text.contains("ANSWERED BY  COUNT  STUBS"))
+        #expect(text.contains("mock             4  sale/cart ×2, config ×1"))
+        #expect(text.contains("cassette         1"))
+        let plain = ReportCommand.text(
+            HARSummary(
+                entries: HARDocument(transactions: [Self.transaction("/a", answeredBy: "network")]).log.entries
+            ),
+            file: "plain.har"
+        )
+        #expect(!plain.contains("ANSWERED BY"))
+    }
+}
