@@ -13,6 +13,20 @@ final class CassetteIndex: Sendable {
         var entry: HAREntry
         /// The entry's request, redacted.
         var request: CapturedRequest
+        /// The same request, parsed for matching.
+        var prepared: CassetteMatching.Prepared
+        /// The replayed response's head, built once (its body is replaced on every replay).
+        var head: HTTPResponse
+        /// The replayed response's decoded body.
+        var body: Data
+
+        /// The response to answer with, for a request to `url`.
+        func response(url: URL) -> HTTPResponse {
+            var response = head
+            response.url = url
+            response.body = .data(body)
+            return response
+        }
     }
 
     let recorded: [Recorded]
@@ -25,8 +39,20 @@ final class CassetteIndex: Sendable {
         var byKey: [String: [Int]] = [:]
         for (index, entry) in entries.enumerated() where entry.response.status > 0 {
             let request = redactor.redact(request: entry.request.capturedRequest()).value
-            byKey[CassetteMatching.key(of: request), default: []].append(recorded.count)
-            recorded.append(Recorded(index: index, entry: entry, request: request))
+            let prepared = CassetteMatching.Prepared(request)
+            var head = entry.response.replayResponse(url: request.url)
+            head.body = .empty
+            byKey[prepared.key, default: []].append(recorded.count)
+            recorded.append(
+                Recorded(
+                    index: index,
+                    entry: entry,
+                    request: request,
+                    prepared: prepared,
+                    head: head,
+                    body: entry.response.content.decodedData() ?? Data()
+                )
+            )
         }
         self.recorded = recorded
         self.byKey = byKey
@@ -36,8 +62,9 @@ final class CassetteIndex: Sendable {
     ///
     /// - Complexity: O(entries with the request's method, origin and path).
     func take(_ request: CapturedRequest, matching: CassetteMatching) -> Recorded? {
-        let candidates = (byKey[CassetteMatching.key(of: request)] ?? []).filter {
-            matching.differences(between: request, and: recorded[$0].request).isEmpty
+        let prepared = CassetteMatching.Prepared(request)
+        let candidates = (byKey[prepared.key] ?? []).filter {
+            matching.differences(between: prepared, and: recorded[$0].prepared).isEmpty
         }
         guard let last = candidates.last else { return nil }
         let chosen = played.withLock { played -> Int in
@@ -53,8 +80,9 @@ final class CassetteIndex: Sendable {
     /// - Complexity: O(entries).
     func closest(to request: CapturedRequest, matching: CassetteMatching) -> (Recorded, [String])? {
         var best: (Recorded, [String], Int)?
+        let prepared = CassetteMatching.Prepared(request)
         for candidate in recorded {
-            let reasons = matching.differences(between: request, and: candidate.request)
+            let reasons = matching.differences(between: prepared, and: candidate.prepared)
             let distance = CassetteMatching.distance(reasons)
             if best.map({ distance < $0.2 }) ?? true {
                 best = (candidate, reasons, distance)

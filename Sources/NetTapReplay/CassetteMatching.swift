@@ -69,12 +69,36 @@ public struct CassetteMatching: Sendable, Hashable {
     /// - Returns: The reasons, for example `query page=2, recorded page=1`; empty when they match.
     /// - Complexity: O(query items + compared headers + body size).
     public func differences(between request: CapturedRequest, and recorded: CapturedRequest) -> [String] {
+        differences(between: Prepared(request), and: Prepared(recorded))
+    }
+
+    /// A request with the parts matching compares already parsed, so a cassette parses each recorded URL once
+    /// and each incoming URL once per request, not once per comparison.
+    struct Prepared: Sendable {
+        let request: CapturedRequest
+        let method: String
+        fileprivate let url: URLParts
+        /// Method, origin and path: what every matching entry shares.
+        let key: String
+
+        init(_ request: CapturedRequest) {
+            self.request = request
+            method = request.method.uppercased()
+            url = URLParts(request.url)
+            key = method + " " + url.origin + url.path
+        }
+    }
+
+    /// ``differences(between:and:)`` for prepared requests.
+    func differences(between prepared: Prepared, and recordedPrepared: Prepared) -> [String] {
+        let request = prepared.request
+        let recorded = recordedPrepared.request
         var reasons: [String] = []
-        if request.method.uppercased() != recorded.method.uppercased() {
+        if prepared.method != recordedPrepared.method {
             reasons.append("method \(request.method), recorded \(recorded.method)")
         }
-        let mine = URLParts(request.url)
-        let theirs = URLParts(recorded.url)
+        let mine = prepared.url
+        let theirs = recordedPrepared.url
         if mine.origin != theirs.origin {
             reasons.append("origin \(mine.origin), recorded \(theirs.origin)")
         }
@@ -99,12 +123,6 @@ public struct CassetteMatching: Sendable, Hashable {
             reasons.append(reason)
         }
         return reasons
-    }
-
-    /// The key every matching entry shares: method, origin and path.
-    static func key(of request: CapturedRequest) -> String {
-        let parts = URLParts(request.url)
-        return request.method.uppercased() + " " + parts.origin + parts.path
     }
 
     /// A weight for how far apart two requests are, for naming the closest entry.
@@ -144,7 +162,7 @@ public struct CassetteMatching: Sendable, Hashable {
 
 /// The parts of a URL that matching compares, normalized: lower-case scheme and host, default ports
 /// spelled out, an empty path as `/`, query items percent-decoded.
-private struct URLParts {
+private struct URLParts: Sendable {
     var origin: String
     var path: String
     var query: [(name: String, value: String)]

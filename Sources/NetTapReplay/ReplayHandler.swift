@@ -140,7 +140,7 @@ public struct ReplayHandler: TransactionHandler {
         if let note = recorded.entry.response.content.comment, note.hasPrefix("body truncated") {
             context.annotate("cassette.note", "replayed a recording with its " + note)
         }
-        return recorded.entry.response.replayResponse(url: url)
+        return recorded.response(url: url)
     }
 
     private func unmatched(_ request: CapturedRequest, url: URL?) -> URLError {
