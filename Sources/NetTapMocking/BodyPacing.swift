@@ -31,7 +31,9 @@ public enum BodyPacing: Sendable, Hashable {
             guard bytesPerSecond > 0, byteCount > 0 else { return .zero }
             let seconds = byteCount / Int64(bytesPerSecond)
             let remainder = byteCount % Int64(bytesPerSecond)
-            return .seconds(seconds) + .nanoseconds(remainder * 1_000_000_000 / Int64(bytesPerSecond))
+            // The fraction of a second in floating point: `remainder * 10⁹` overflows for bandwidths above
+            // about 9 GB per second.
+            return .seconds(seconds) + .seconds(Double(remainder) / Double(bytesPerSecond))
         }
     }
 
@@ -43,7 +45,21 @@ public enum BodyPacing: Sendable, Hashable {
     public func stepCount(forByteCount byteCount: Int64) -> Int {
         let total = totalDuration(forByteCount: byteCount)
         guard total > .zero else { return 0 }
-        let steps = Int((total / Self.maximumStep).rounded(.up))
-        return max(1, steps)
+        let steps = (total / Self.maximumStep).rounded(.up)
+        // Durations of centuries would not fit an `Int` count of steps.
+        guard steps < Double(Int.max / 2) else { return Int.max / 2 }
+        return max(1, Int(steps))
+    }
+
+    /// When step `step` of `steps` ends, measured from the head: `total × step / steps`, computed without
+    /// overflowing for long durations.
+    ///
+    /// - Parameters:
+    ///   - step: The step, 1 through `steps`.
+    ///   - steps: The number of steps, from ``stepCount(forByteCount:)``.
+    ///   - total: The whole duration, from ``totalDuration(forByteCount:)``.
+    /// - Returns: The offset; exactly `total` for the last step.
+    static func offset(ofStep step: Int, of steps: Int, total: Duration) -> Duration {
+        step >= steps ? total : total / steps * step
     }
 }

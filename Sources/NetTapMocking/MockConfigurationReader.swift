@@ -178,23 +178,34 @@ struct MockConfigurationReader {
     private func errorCode(_ node: ConfigNode) throws -> URLError.Code {
         if case .string(let name) = node.value {
             guard let code = URLErrorCodeName.code(named: name) else {
-                let suggestion = URLErrorCodeName.codes.keys.min {
-                    ConfigNode.editDistance($0, name) < ConfigNode.editDistance($1, name)
-                }
-                throw node.error(
-                    "unknown URLError code \"\(name)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
-                )
+                throw node.error("unknown URLError code \"\(name)\"" + URLErrorCodeName.hint(for: name))
             }
             return code
         }
         let number = try node.intValue()
-        guard let code = URLError.Code(rawValue: number) else { throw node.error("unknown URLError code \(number)") }
+        // Failable in FoundationNetworking (unknown numbers), not on Apple platforms: written to build on both.
+        let known: URLError.Code? = URLError.Code(rawValue: number)
+        guard let code = known else {
+            throw node.error(
+                "unknown URLError code \(number); write a URLError.Code member name such as \"timedOut\" or a "
+                    + "known number such as -1001"
+            )
+        }
         return code
     }
 
     private func milliseconds(_ node: ConfigNode) throws -> Duration {
         let value = try node.doubleValue()
-        guard value >= 0, value.isFinite else { throw node.error("expected a non-negative number of milliseconds") }
+        guard value >= 0, value.isFinite else {
+            throw node.error("expected a non-negative number of milliseconds, found \(value)")
+        }
+        // Beyond this the nanosecond count does not fit 64 bits (converting it would crash).
+        guard value <= Self.maximumMilliseconds else {
+            throw node.error("expected at most \(Int64(Self.maximumMilliseconds)) milliseconds, found \(value)")
+        }
         return .nanoseconds(Int64((value * 1_000_000).rounded()))
     }
+
+    /// The largest latency or body duration a mock file may give: about 104 days, in milliseconds.
+    static let maximumMilliseconds: Double = 9_000_000_000
 }

@@ -108,12 +108,13 @@ public struct MockHandler: TransactionHandler {
     /// - Complexity: O(number of active stubs) matcher evaluations.
     public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
         guard let resolution = mocks.resolve(request) else {
-            let explanation = mocks.recordUnmatched(request)
+            mocks.recordUnmatched(request)
             switch unmatchedPolicy {
             case .passThrough:
                 return try await next(request)
             case .fail:
-                var info: [String: Any] = [NSLocalizedDescriptionKey: explanation]
+                // Explained only here: a pass-through app does not pay for an explanation nobody reads.
+                var info: [String: Any] = [NSLocalizedDescriptionKey: mocks.explainUnmatched(request)]
                 if let url = request.url { info[NSURLErrorFailingURLErrorKey] = url }
                 throw URLError(.resourceUnavailable, userInfo: info)
             case .record:

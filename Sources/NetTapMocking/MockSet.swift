@@ -39,10 +39,17 @@ import FoundationNetworking
 /// ``init(stubs:scenarios:)`` count as added in order. Adding a stub whose name is already used in the same
 /// place (base, or the same scenario) replaces it; the replacement counts as newest.
 ///
+/// Memory: a mock set lives as long as the app, so what it keeps per request is bounded: hit counts and
+/// selected alternatives are kept only for stubs still in the set, and ``unmatchedRequests`` holds the newest
+/// ``unmatchedRequestLimit`` requests.
+///
 /// Thread safety: every member may be used from any thread while requests are in flight; a change is seen by
-/// every request that starts after it returns. Choosing a stub and counting its hit happen together, so
-/// concurrent requests to a sequence stub each get their own step.
+/// every request that starts after it returns. Counting a hit is atomic, so concurrent requests to a sequence
+/// stub each get their own step.
 public final class MockSet: Sendable {
+    /// The most unmatched requests ``unmatchedRequests`` keeps: 1,000; older ones are dropped first.
+    public static let unmatchedRequestLimit = 1_000
+
     struct Entry: Sendable {
         var stub: Stub
         var scenario: String?
@@ -73,12 +80,38 @@ public final class MockSet: Sendable {
             nextOrder += 1
             if let scenario {
                 if scenarioEntries[scenario] == nil { scenarioNames.append(scenario) }
-                scenarioEntries[scenario, default: []].removeAll { $0.stub.name == stub.name }
+                remove(named: stub.name, scenario: scenario)
                 scenarioEntries[scenario, default: []].append(entry)
             } else {
-                base.removeAll { $0.stub.name == stub.name }
+                remove(named: stub.name, scenario: nil)
                 base.append(entry)
             }
+        }
+
+        /// Removes the entries of a name from a scenario (`nil`: the base stubs), with their hit counts and
+        /// selected alternatives.
+        /// - Returns: Whether an entry was removed.
+        @discardableResult
+        mutating func remove(named name: String, scenario: String?) -> Bool {
+            let layer = scenario.map { scenarioEntries[$0] ?? [] } ?? base
+            let removed = layer.filter { $0.stub.name == name }
+            guard !removed.isEmpty else { return false }
+            if let scenario {
+                scenarioEntries[scenario]?.removeAll { $0.stub.name == name }
+            } else {
+                base.removeAll { $0.stub.name == name }
+            }
+            for entry in removed {
+                hits[entry.order] = nil
+                selected[entry.order] = nil
+            }
+            return true
+        }
+
+        /// Whether an entry is still in the set (it may have been replaced or removed since it was chosen).
+        func contains(_ entry: Entry) -> Bool {
+            let layer = entry.scenario.map { scenarioEntries[$0] ?? [] } ?? base
+            return layer.contains { $0.order == entry.order }
         }
 
         var activeEntries: [Entry] {
@@ -177,16 +210,7 @@ public final class MockSet: Sendable {
     /// - Returns: Whether a stub was removed.
     @discardableResult
     public func removeStub(named name: String, fromScenario scenario: String? = nil) -> Bool {
-        state.withLock { state in
-            if let scenario {
-                guard let before = state.scenarioEntries[scenario]?.count else { return false }
-                state.scenarioEntries[scenario]?.removeAll { $0.stub.name == name }
-                return state.scenarioEntries[scenario]?.count != before
-            }
-            let before = state.base.count
-            state.base.removeAll { $0.stub.name == name }
-            return state.base.count != before
-        }
+        state.withLock { $0.remove(named: name, scenario: scenario) }
     }
 
     // MARK: - Alternatives and counters
@@ -255,7 +279,8 @@ public final class MockSet: Sendable {
         state.withLock { $0.hits = [:] }
     }
 
-    /// The requests no stub matched, oldest first (whatever the handler's unmatched policy).
+    /// The requests no stub matched, oldest first (whatever the handler's unmatched policy): the newest
+    /// ``unmatchedRequestLimit`` of them.
     public var unmatchedRequests: [URLRequest] {
         state.withLock { $0.unmatched }
     }
@@ -277,7 +302,9 @@ public final class MockSet: Sendable {
         guard let best = layers.lazy.compactMap({ Self.winner(among: $0, for: request) }).first else { return nil }
         let (hit, selected) = state.withLock { state -> (Int, String?) in
             let hit = state.hits[best.order, default: 0]
-            state.hits[best.order] = hit + 1
+            // A stub replaced or removed while its matcher ran still answers this request (it started before
+            // the change), but no counter is kept for it.
+            if state.contains(best) { state.hits[best.order] = hit + 1 }
             return (hit, state.selected[best.order])
         }
         guard let chosen = best.stub.response(forHit: hit, selected: selected) else { return nil }
@@ -307,10 +334,13 @@ public final class MockSet: Sendable {
         return best
     }
 
-    /// Keeps an unmatched request and explains the miss.
-    func recordUnmatched(_ request: URLRequest) -> String {
-        state.withLock { $0.unmatched.append(request) }
-        return explainUnmatched(request)
+    /// Keeps an unmatched request, dropping the oldest beyond ``unmatchedRequestLimit``.
+    func recordUnmatched(_ request: URLRequest) {
+        state.withLock { state in
+            state.unmatched.append(request)
+            let excess = state.unmatched.count - Self.unmatchedRequestLimit
+            if excess > 0 { state.unmatched.removeFirst(excess) }
+        }
     }
 
     /// Explains why no stub answers a request: the request, the active scenario, and the closest stub with

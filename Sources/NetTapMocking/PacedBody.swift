@@ -67,7 +67,8 @@ enum PacedBody {
         let total = pacing.totalDuration(forByteCount: 0)
         let start = clock.now
         for step in 1...steps {
-            try await clock.sleep(until: start.advanced(by: total * step / steps), tolerance: nil)
+            let offset = BodyPacing.offset(ofStep: step, of: steps, total: total)
+            try await clock.sleep(until: start.advanced(by: offset), tolerance: nil)
         }
     }
 
@@ -81,23 +82,25 @@ enum PacedBody {
     ) async throws {
         let steps = pacing?.stepCount(forByteCount: length) ?? 0
         guard let pacing, steps > 0 else {
-            try await send(upTo: length, from: &cursor, into: writer, sent: 0, gate: gate)
+            try await send(upTo: length, of: length, from: &cursor, into: writer, sent: 0, gate: gate)
             return
         }
         let total = pacing.totalDuration(forByteCount: length)
         let start = clock.now
         var sent: Int64 = 0
         for step in 1...steps {
-            try await clock.sleep(until: start.advanced(by: total * step / steps), tolerance: nil)
+            let offset = BodyPacing.offset(ofStep: step, of: steps, total: total)
+            try await clock.sleep(until: start.advanced(by: offset), tolerance: nil)
             let target = length * Int64(step) / Int64(steps)
-            sent = try await send(upTo: target, from: &cursor, into: writer, sent: sent, gate: gate)
+            sent = try await send(upTo: target, of: length, from: &cursor, into: writer, sent: sent, gate: gate)
         }
     }
 
-    /// Sends bytes until `target` bytes have been sent in all; returns the new count.
+    /// Sends bytes until `target` of the body's `length` bytes have been sent in all; returns the new count.
     @discardableResult
     private static func send(
         upTo target: Int64,
+        of length: Int64,
         from cursor: inout BodyCursor,
         into writer: BodyWriter,
         sent: Int64,
@@ -110,9 +113,14 @@ enum PacedBody {
             try Task.checkCancellation()
             let chunk = try await cursor.read(upTo: Int(min(Int64(FileChunkReader.chunkSize), target - sent)))
             guard !chunk.isEmpty else {
+                var place = ""
+                if case .file(let reader) = cursor.source { place = " (\(reader.url.path))" }
                 throw URLError(
                     .networkConnectionLost,
-                    userInfo: [NSLocalizedDescriptionKey: "stub body file ended early"]
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "stub body file\(place) ended after \(sent) of \(length) bytes; "
+                            + "was it changed while the stub answered?"
+                    ]
                 )
             }
             writer.write(chunk)

@@ -164,7 +164,19 @@ struct MockConfigurationTests {
             ),
             (
                 #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"error": "offline"}}]}}"#,
-                #"nettap.json: $.mocks.stubs[0].response.error: unknown URLError code "offline""#
+                #"nettap.json: $.mocks.stubs[0].response.error: unknown URLError code "offline"; did you mean "notConnectedToInternet"?"#
+            ),
+            (
+                #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"latencyMs": 1e16}}]}}"#,
+                "nettap.json: $.mocks.stubs[0].response.latencyMs: expected at most 9000000000 milliseconds, found 1e+16"
+            ),
+            (
+                #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"error": "timedout"}}]}}"#,
+                #"nettap.json: $.mocks.stubs[0].response.error: unknown URLError code "timedout"; did you mean "timedOut"?"#
+            ),
+            (
+                #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"error": "broken"}}]}}"#,
+                #"nettap.json: $.mocks.stubs[0].response.error: unknown URLError code "broken"; expected a URLError.Code member name (appTransportSecurityRequiresSecureConnection, badServerResponse, "#
             ),
             (
                 #"{"mocks": {"activeScenario": "x", "scenarios": [{"name": "y", "stubs": []}]}}"#,

@@ -35,6 +35,20 @@ struct MockHandlerTests {
         #expect(mocks.unmatchedRequests.isEmpty)
     }
 
+    @Test("the unmatched list keeps only the newest requests, so a long-running app does not grow it forever")
+    func unmatchedListIsBounded() async throws {
+        let mocks = shop()
+        let harness = harness(mocks, unmatched: .passThrough)
+        let limit = MockSet.unmatchedRequestLimit
+        for index in 0..<(limit + 3) {
+            _ = try await harness.send(request("/miss/\(index)"))
+        }
+        let kept = mocks.unmatchedRequests.map { $0.url?.path }
+        #expect(kept.count == limit)
+        #expect(kept.first == "/miss/3")
+        #expect(kept.last == "/miss/\(limit + 2)")
+    }
+
     @Test("fail throws resourceUnavailable naming the request, the closest stub and why it missed")
     func failExplains() async throws {
         let mocks = shop()

@@ -59,6 +59,17 @@ struct TimingTests {
         #expect(try await iterator.next() == nil)
     }
 
+    @Test("pacing arithmetic holds for huge bandwidths, bodies and durations")
+    func pacingExtremes() {
+        let fast = BodyPacing.bandwidth(bytesPerSecond: 20_000_000_000)
+        #expect(fast.totalDuration(forByteCount: 30_000_000_000) == .milliseconds(1500))
+        let forever = BodyPacing.duration(.seconds(Int64.max))
+        #expect(forever.stepCount(forByteCount: 0) == Int.max / 2)
+        let long = BodyPacing.duration(.seconds(9_000_000))
+        let steps = long.stepCount(forByteCount: 0)
+        #expect(steps == 180_000_000)
+    }
+
     @Test("an empty 200 body still takes its duration after the head")
     func emptyBodyWaits() async throws {
         let clock = TestClock()

@@ -138,8 +138,8 @@ extension ConfigNode {
         try requiredChild(key).elements()
     }
 
-    /// The member, or `nil` when it is absent or `null`.
-    private func present(_ key: String) throws -> ConfigNode? {
+    /// The member, or `nil` when it is absent or `null` (JSON `null` counts as leaving the key out).
+    func present(_ key: String) throws -> ConfigNode? {
         guard let node = try child(key), node.value != .null else { return nil }
         return node
     }

@@ -107,12 +107,6 @@ extension RequestMatcher {
 }
 
 extension ConfigNode {
-    /// The member, or `nil` when it is absent or `null`.
-    fileprivate func present(_ key: String) throws -> ConfigNode? {
-        guard let node = try child(key), node.value != .null else { return nil }
-        return node
-    }
-
     /// A string that makes a matcher, with a ``MatcherError`` turned into an error at this place.
     fileprivate func pattern(_ make: (String) throws -> RequestMatcher) throws -> RequestMatcher {
         let text = try stringValue()
