@@ -354,6 +354,9 @@ final class ForwardingExchange: @unchecked Sendable {
         if error is URLError { return error }
         let ns = error as NSError
         guard ns.domain == NSURLErrorDomain else { return error }
-        return URLError(URLError.Code(rawValue: ns.code) ?? .unknown, userInfo: ns.userInfo)
+        // Failable on Linux, not on Apple platforms: through an optional, the same line compiles without
+        // warnings on both.
+        let code: URLError.Code? = URLError.Code(rawValue: ns.code)
+        return URLError(code ?? .unknown, userInfo: ns.userInfo)
     }
 }
