@@ -17,6 +17,10 @@ public struct RedactionLocation: Sendable, Hashable, CustomStringConvertible {
         case form
         /// The password of a URL's user information (`https://user:password@host`).
         case userinfo
+        /// A copy of a secret found elsewhere: a value already redacted by name (a token, a cookie value, a
+        /// password) that appears again in a body or another header, for example echoed back by the server.
+        /// The name says where: `body`, or the header field's name.
+        case echo
     }
 
     /// Which part of a transaction held the value.

@@ -51,6 +51,7 @@ extension Redactor {
             result.body = redacted.value
             locations += redacted.locations
         }
+        locations += removeEchoes(of: Self.removedValues(from: request, to: result), from: &result)
         return Redacted(value: result, locations: locations)
     }
 
@@ -104,7 +105,69 @@ extension Redactor {
             result.response = redacted.value
             add(redacted.locations, part: .response)
         }
+        // Secrets redacted anywhere in the transaction, found again elsewhere (a server echoing the request's
+        // Authorization or password in its body, a token repeated in another header).
+        var secrets = Self.removedValues(from: transaction.request, to: result.request)
+        for (index, hop) in transaction.redirects.enumerated() {
+            secrets.formUnion(
+                Self.removedHeaderValues(original: hop.headers, redacted: result.redirects[index].headers)
+            )
+        }
+        if let response = transaction.response, var redacted = result.response {
+            secrets.formUnion(Self.removedHeaderValues(original: response.headers, redacted: redacted.headers))
+            secrets.formUnion(
+                Self.removedBodyValues(original: response.body?.data ?? Data(), redacted: redacted.body?.data ?? Data())
+            )
+            add(removeEchoes(of: secrets, from: &redacted), part: .response)
+            result.response = redacted
+        }
+        for index in result.redirects.indices {
+            var headers = result.redirects[index].headers
+            add(removeEchoes(of: secrets, from: &headers), part: .redirect(index + 1))
+            result.redirects[index].headers = headers
+        }
         return Redacted(value: result, locations: locations)
+    }
+
+    /// The secret values a request's redaction removed (URL, header fields, body).
+    private static func removedValues(from original: CapturedRequest, to redacted: CapturedRequest) -> Set<String> {
+        removedTokens(original: original.url.absoluteString, redacted: redacted.url.absoluteString)
+            .union(removedHeaderValues(original: original.headers, redacted: redacted.headers))
+            .union(removedBodyValues(original: original.body?.data ?? Data(), redacted: redacted.body?.data ?? Data()))
+    }
+
+    /// Replaces copies of `secrets` in a request's body and header values.
+    private func removeEchoes(of secrets: Set<String>, from request: inout CapturedRequest) -> [RedactionLocation] {
+        var locations = removeEchoes(of: secrets, from: &request.headers)
+        if let body = request.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
+            request.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
+            locations.append(RedactionLocation(kind: .echo, name: "body"))
+        }
+        return locations
+    }
+
+    /// Replaces copies of `secrets` in a response's body and header values.
+    private func removeEchoes(of secrets: Set<String>, from response: inout CapturedResponse) -> [RedactionLocation] {
+        var locations = removeEchoes(of: secrets, from: &response.headers)
+        if let body = response.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
+            response.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
+            locations.append(RedactionLocation(kind: .echo, name: "body"))
+        }
+        return locations
+    }
+
+    /// Replaces copies of `secrets` in header values.
+    private func removeEchoes(of secrets: Set<String>, from headers: inout HTTPHeaders) -> [RedactionLocation] {
+        guard !secrets.isEmpty else { return [] }
+        var locations: [RedactionLocation] = []
+        var fields = Array(headers)
+        for index in fields.indices {
+            guard let swept = Self.removingEchoes(of: secrets, from: fields[index].value) else { continue }
+            fields[index].value = swept
+            locations.append(RedactionLocation(kind: .echo, name: fields[index].name))
+        }
+        if !locations.isEmpty { headers = HTTPHeaders(fields) }
+        return locations
     }
 
     /// Redacts a captured body; an untruncated body that changed gets its new size.

@@ -18,6 +18,13 @@ import Foundation
 /// still see which secrets exist. Redacting twice gives the same result as redacting once, so a recorded
 /// value and a fresh one compare equal after redaction.
 ///
+/// **Echoes.** A secret redacted by name is also removed where it appears again in the same request or
+/// transaction — a server echoing the request (`"headers": {"Authorization": "Bearer …"}`, the raw body in a
+/// string), a token repeated in another header — inside JSON strings (the JSON stays valid) or anywhere in
+/// other text, also percent-encoded or with `/` escaped as `\/`. Values shorter than ``minimumEchoLength``
+/// characters (a cookie `1`) are not searched for. These replacements are reported as
+/// ``RedactionLocation/Kind/echo``.
+///
 /// ```swift
 /// let redactor = Redactor.default
 ///     .adding([.header("X-Session")])

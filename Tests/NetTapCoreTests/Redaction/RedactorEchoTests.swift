@@ -1,0 +1,79 @@
+import Foundation
+import NetTapCore
+import Testing
+
+/// Secrets redacted by name are also removed where they appear again: a server echoing the request (httpbin's
+/// `/anything`), a token repeated in another header.
+@Suite("Redactor: echoes of redacted secrets")
+struct RedactorEchoTests {
+    static let secrets = ["SUPERSECRETTOKEN", "COOKIESECRET", "correct horse", "APIKEYSECRET1", "0tp-987654"]
+
+    static func transaction() throws -> Transaction {
+        let url = try #require(URL(string: "http://127.0.0.1:8080/anything?api_key=APIKEYSECRET1&page=2"))
+        let requestBody = #"{"user":"ada","password":"correct horse","otp":"0tp-987654"}"#
+        let echo: JSONValue = [
+            "args": ["api_key": "APIKEYSECRET1", "page": "2"],
+            "data": .string(requestBody),
+            "headers": ["Authorization": "Bearer SUPERSECRETTOKEN", "Cookie": "sid=COOKIESECRET; theme=dark"],
+            "json": ["user": "ada", "password": "correct horse", "otp": "0tp-987654"],
+            "url": "http://127.0.0.1:8080/anything?api_key=APIKEYSECRET1&page=2",
+        ]
+        return Transaction(
+            request: CapturedRequest(
+                method: "POST",
+                url: url,
+                headers: [
+                    "Authorization": "Bearer SUPERSECRETTOKEN", "Cookie": "sid=COOKIESECRET; theme=dark",
+                    "Content-Type": "application/json",
+                ],
+                body: CapturedBody(data: Data(requestBody.utf8))
+            ),
+            response: CapturedResponse(
+                statusCode: 200,
+                headers: ["Content-Type": "application/json", "X-Debug": "token was SUPERSECRETTOKEN"],
+                url: url,
+                body: CapturedBody(data: try echo.data(prettyPrinted: true))
+            ),
+            timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000))
+        )
+    }
+
+    @Test("no planted secret survives anywhere in the redacted transaction, and the echo stays valid JSON")
+    func noSecretSurvives() throws {
+        let result = Redactor.default.redact(transaction: try Self.transaction())
+        let encoded = String(decoding: try JSONEncoder().encode(result.value), as: UTF8.self)
+        for secret in Self.secrets {
+            #expect(!encoded.contains(secret), "\(secret) survived")
+        }
+        let body = try #require(result.value.response?.body?.data)
+        let echo = try JSONValue(data: body)
+        #expect(echo["json"]?["user"] == "ada")
+        #expect(echo["args"]?["page"] == "2")
+        #expect(echo["headers"]?["Authorization"] == "Bearer [redacted]")
+        let descriptions = result.locations.map(\.description)
+        #expect(descriptions.contains("response echo body"))
+        #expect(descriptions.contains("response echo X-Debug"))
+    }
+
+    @Test("plain-text echoes are replaced too, short values are left alone, and redacting twice changes nothing")
+    func plainTextAndIdempotence() throws {
+        var transaction = try Self.transaction()
+        transaction.response?.headers = ["Content-Type": "text/plain"]
+        transaction.response?.body = CapturedBody(data: Data("you sent COOKIESECRET and dark".utf8))
+        let once = Redactor.default.redact(transaction: transaction)
+        #expect(once.value.response?.body?.data == Data("you sent [redacted] and dark".utf8))
+        let twice = Redactor.default.redact(transaction: once.value)
+        #expect(twice.value == once.value)
+        #expect(!twice.didRedact)
+    }
+
+    @Test("a request is swept of its own echoes the same way alone and inside a transaction (replay matching)")
+    func requestAloneEqualsRequestInTransaction() throws {
+        var transaction = try Self.transaction()
+        transaction.request.headers.add(name: "X-Trace", value: "user ada token SUPERSECRETTOKEN")
+        let alone = Redactor.default.redact(request: transaction.request).value
+        let inside = Redactor.default.redact(transaction: transaction).value.request
+        #expect(alone == inside)
+        #expect(alone.headers["X-Trace"] == "user ada token [redacted]")
+    }
+}
