@@ -7,7 +7,9 @@ import NetTapHAR
 /// ``append(_:)`` is synchronous and cheap (callers are body-delivery callbacks); writing happens on the
 /// actor, off the caller's thread. Appends that arrive while a write is running are written together by the
 /// next write, so a burst of recordings costs few writes. ``flush()`` waits until everything appended
-/// before it is on disk.
+/// before it is on disk. A failed write is thrown by the next ``flush()`` and reported once on standard
+/// error when it happens (the next successful write contains every entry, so nothing is lost while the
+/// process lives).
 ///
 /// Thread safety: an actor; ``append(_:)`` may be called from any thread.
 public actor CassetteWriter {
@@ -73,6 +75,15 @@ public actor CassetteWriter {
                 try await Task.detached { try snapshot.save(to: url) }.value
                 lastError = nil
             } catch {
+                // Never silent: an app that does not call flush() still hears of it, once per failure streak.
+                if lastError == nil {
+                    FileHandle.standardError.write(
+                        Data(
+                            ("NetTap: cassette \(url.path) could not be written: \(error); the recordings stay in "
+                                + "memory and are written with the next recording or flush()\n").utf8
+                        )
+                    )
+                }
                 lastError = error
             }
             writeCount += 1
