@@ -66,6 +66,21 @@ struct MockHandlerTests {
         #expect(mocks.unmatchedRequests.count == 1)
     }
 
+    @Test("a request refused under fail is answered by the mock handler, with the explanation as a note")
+    func failIsAnsweredByTheHandler() async throws {
+        let mocks = shop()
+        let context = TransactionContext()
+        let pipeline = Pipeline(handlers: [MockHandler(mocks: mocks, unmatched: .fail)], transport: FakeTransport())
+        let error = await #expect(throws: URLError.self) {
+            _ = try await pipeline.send(request("/carts"), context: context)
+        }
+        #expect(context.answeredBy == "mock")
+        #expect(context.annotations[MockHandler.unmatchedAnnotation] == error?.localizedDescription)
+        #expect(
+            context.annotations["unmatched"]?.hasPrefix("no stub matched GET https://api.example.com/carts") == true
+        )
+    }
+
     @Test("fail with no stubs says so")
     func failWithoutStubs() async throws {
         let error = await #expect(throws: URLError.self) {
