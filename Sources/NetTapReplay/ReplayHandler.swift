@@ -22,7 +22,8 @@ import FoundationNetworking
 /// `[redacted]` still matches. Repeated identical requests take the matching entries in recorded order;
 /// after the last one, that one answers again. The answer has the entry's status and headers, the decoded
 /// body, no `Content-Encoding` or `Transfer-Encoding`, and `Content-Length` of the real body
-/// (`HARResponse.replayResponse(url:)`). The handler calls `context.answer(by: name)` and annotates
+/// (`HARResponse.replayResponse(url:)`); a 1xx, 204 or 304 entry answers with no body and no `Content-Length`,
+/// as a stub saved from it does. The handler calls `context.answer(by: name)` and annotates
 /// `cassette.entry` with the entry's index in `log.entries`. A recorded redirect is answered as the 3xx it
 /// was; the interceptor follows it to the next entry. A request no entry matches in a mode that does not
 /// record fails without reaching the network: the handler still calls `context.answer(by: name)` and
