@@ -23,6 +23,7 @@ import FoundationNetworking
 /// | `scenario` | the scenario the stub belongs to (absent for base stubs) |
 /// | `alternative` | the active alternative that answered (alternative stubs only) |
 /// | `sequence` | the 0-based position in the sequence that answered (sequence stubs only) |
+/// | `unmatched` | under ``UnmatchedPolicy/fail``: the explanation the request failed with (no stub matched) |
 ///
 /// Requests no stub matches are kept in ``MockSet/unmatchedRequests`` and handled by the
 /// ``UnmatchedPolicy``: apps usually pass them through (the default), tests usually fail them so a missing
@@ -57,6 +58,9 @@ public struct MockHandler: TransactionHandler {
     public static let alternativeAnnotation = "alternative"
     /// The annotation key holding the position in a sequence that answered (0-based).
     public static let sequenceAnnotation = "sequence"
+    /// The annotation key holding why a request was refused under ``UnmatchedPolicy/fail`` (the error's
+    /// description); such a request is answered by this handler, not the network.
+    public static let unmatchedAnnotation = "unmatched"
 
     /// The handler's name, the transaction's `answeredBy` when a stub answers: `mock` by default.
     public let name: String
@@ -114,7 +118,10 @@ public struct MockHandler: TransactionHandler {
                 return try await next(request)
             case .fail:
                 // Explained only here: a pass-through app does not pay for an explanation nobody reads.
-                var info: [String: Any] = [NSLocalizedDescriptionKey: mocks.explainUnmatched(request)]
+                let explanation = mocks.explainUnmatched(request)
+                context.answer(by: name)
+                context.annotate(Self.unmatchedAnnotation, explanation)
+                var info: [String: Any] = [NSLocalizedDescriptionKey: explanation]
                 if let url = request.url { info[NSURLErrorFailingURLErrorKey] = url }
                 throw URLError(.resourceUnavailable, userInfo: info)
             case .record:

@@ -344,13 +344,25 @@ public final class MockSet: Sendable {
     }
 
     /// Explains why no stub answers a request: the request, the active scenario, and the closest stub with
-    /// the reason its matcher gives.
+    /// the reason its matcher gives; for a request a stub does answer, which stub that is.
     ///
     /// - Parameter request: The request, usually one of ``unmatchedRequests``.
     /// - Returns: One line, for example `no stub matched GET https://api.example.com/carts (…); closest: stub
-    ///   "cart" [method == GET && path == /cart]: path was "/carts", expected "/cart"`.
+    ///   "cart" [method == GET && path == /cart]: path was "/carts", expected "/cart"`, or for a request that
+    ///   matches, `stub "cart" [method == GET && path == /cart] answers GET https://api.example.com/cart (…)`.
+    ///   Nothing is counted: the stub's hit count (sequence position) does not change.
+    /// - Complexity: O(number of active stubs) matcher evaluations.
     public func explainUnmatched(_ request: URLRequest) -> String {
-        let (candidates, active) = state.withLock { ($0.activeEntries, $0.activeScenario) }
-        return UnmatchedExplanation(request: request, candidates: candidates, activeScenario: active).text
+        let (candidates, active, layers) = state.withLock { state in
+            (
+                state.activeEntries, state.activeScenario,
+                [state.activeScenario.flatMap { state.scenarioEntries[$0] } ?? [], state.base]
+            )
+        }
+        let explanation = UnmatchedExplanation(request: request, candidates: candidates, activeScenario: active)
+        if let winner = layers.lazy.compactMap({ Self.winner(among: $0, for: request) }).first {
+            return explanation.answered(by: winner)
+        }
+        return explanation.text
     }
 }

@@ -15,10 +15,22 @@ struct UnmatchedExplanation {
     let candidates: [MockSet.Entry]
     let activeScenario: String?
 
+    private var target: String {
+        "\((request.httpMethod ?? "GET").uppercased()) \(request.url?.absoluteString ?? "<no URL>")"
+    }
+
+    private var scenario: String {
+        activeScenario.map { "scenario \"\($0)\" active" } ?? "no scenario active"
+    }
+
+    /// The line for a request that `entry`'s stub answers: nothing is unmatched.
+    func answered(by entry: MockSet.Entry) -> String {
+        let place = entry.scenario.map { " in scenario \"\($0)\"" } ?? ""
+        return "stub \"\(entry.stub.name)\"\(place) [\(entry.stub.matcher.description)] answers \(target) "
+            + "(\(scenario)); nothing is unmatched"
+    }
+
     var text: String {
-        let method = (request.httpMethod ?? "GET").uppercased()
-        let target = "\(method) \(request.url?.absoluteString ?? "<no URL>")"
-        let scenario = activeScenario.map { "scenario \"\($0)\" active" } ?? "no scenario active"
         let answerable = candidates.filter(\.stub.canAnswer)
         guard !answerable.isEmpty else {
             return "no stub matched \(target) (\(scenario); no stubs to match)"

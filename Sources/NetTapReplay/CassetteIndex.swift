@@ -50,7 +50,7 @@ final class CassetteIndex: Sendable {
                     request: request,
                     prepared: prepared,
                     head: head,
-                    body: entry.response.content.decodedData() ?? Data()
+                    body: entry.response.replayBody
                 )
             )
         }

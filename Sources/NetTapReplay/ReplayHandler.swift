@@ -22,9 +22,12 @@ import FoundationNetworking
 /// `[redacted]` still matches. Repeated identical requests take the matching entries in recorded order;
 /// after the last one, that one answers again. The answer has the entry's status and headers, the decoded
 /// body, no `Content-Encoding` or `Transfer-Encoding`, and `Content-Length` of the real body
-/// (`HARResponse.replayResponse(url:)`). The handler calls `context.answer(by: name)` and annotates
+/// (`HARResponse.replayResponse(url:)`); a 1xx, 204 or 304 entry answers with no body and no `Content-Length`,
+/// as a stub saved from it does. The handler calls `context.answer(by: name)` and annotates
 /// `cassette.entry` with the entry's index in `log.entries`. A recorded redirect is answered as the 3xx it
-/// was; the interceptor follows it to the next entry.
+/// was; the interceptor follows it to the next entry. A request no entry matches in a mode that does not
+/// record fails without reaching the network: the handler still calls `context.answer(by: name)` and
+/// annotates `cassette.unmatched` with the error's description, so the capture shows who refused it.
 ///
 /// **Record.** The request goes to `next`; the response body is passed to the caller chunk by chunk,
 /// unchanged, while a copy of up to ``bodyByteLimit`` bytes is kept. When the body ends, the transaction
@@ -45,6 +48,8 @@ import FoundationNetworking
 public struct ReplayHandler: TransactionHandler {
     /// The default handler name, `cassette`.
     public static let defaultName = "cassette"
+    /// The annotation key holding why a request was refused in a mode that does not record (no entry matched).
+    public static let unmatchedAnnotation = "cassette.unmatched"
     /// The default per-body byte limit of recordings: 16 MiB.
     public static let defaultBodyByteLimit = 16 * 1024 * 1024
 
@@ -115,7 +120,12 @@ public struct ReplayHandler: TransactionHandler {
             return replay(recorded, for: request, context: context)
         }
         guard mode.records(fileExists: fileExisted) else {
-            throw unmatched(incoming, url: request.url)
+            let explanation = explainUnmatched(incoming)
+            context.answer(by: name)
+            context.annotate(Self.unmatchedAnnotation, explanation)
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: explanation]
+            if let url = request.url { userInfo[NSURLErrorFailingURLErrorKey] = url }
+            throw URLError(.resourceUnavailable, userInfo: userInfo)
         }
         return try await record(request, context: context, next: next)
     }
@@ -143,7 +153,7 @@ public struct ReplayHandler: TransactionHandler {
         return recorded.response(url: url)
     }
 
-    private func unmatched(_ request: CapturedRequest, url: URL?) -> URLError {
+    private func explainUnmatched(_ request: CapturedRequest) -> String {
         var message =
             "cassette \(fileURL.lastPathComponent): no recorded entry matches \(request.method) "
             + "\(request.url.absoluteString) (record mode \(mode)"
@@ -156,9 +166,7 @@ public struct ReplayHandler: TransactionHandler {
         } else {
             message += "; the cassette has no replayable entries"
         }
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
-        if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-        return URLError(.resourceUnavailable, userInfo: userInfo)
+        return message
     }
 
     /// The request as a captured value, its body kept up to `limit` bytes.

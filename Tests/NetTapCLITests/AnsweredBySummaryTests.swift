@@ -60,6 +60,32 @@ struct AnsweredBySummaryTests {
         return try HARDocument.decode(try HARDocument(transactions: transactions).encoded(), source: "answered.har")
     }
 
+    @Test("a request a handler refused (status 0) counts under that handler, as a failure, not under network")
+    func refusedRequestsCountUnderTheHandler() throws {
+        let url = URL(string: "https://api.nettap.example/missing") ?? URL(fileURLWithPath: "/")
+        let refused = Transaction(
+            request: CapturedRequest(method: "GET", url: url, headers: [:]),
+            response: nil,
+            timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000), requestSent: 1, end: 2),
+            error: TransactionError(URLError(.resourceUnavailable)),
+            answeredBy: "mock",
+            annotations: ["unmatched": "no stub matched GET https://api.nettap.example/missing"],
+            state: .failed
+        )
+        let text = try HARDocument(transactions: [refused, Self.transaction("/live", answeredBy: "network")]).encoded()
+        let entries = try HARDocument.decode(text, source: "refused.har").log.entries
+        #expect(entries.first?.response.status == 0)
+        #expect(entries.first?.comment?.contains("answered by mock") == true)
+        let summary = HARSummary(entries: entries)
+        #expect(
+            summary.answeredBy == [
+                HARSummary.SourceCount(source: "mock", count: 1, stubs: []),
+                HARSummary.SourceCount(source: "network", count: 1, stubs: []),
+            ]
+        )
+        #expect(summary.total.failed == 1)
+    }
+
     @Test("the summary counts entries per source and stub answers per scenario/stub, redirect hops included")
     func summary() throws {
         let summary = HARSummary(entries: try Self.document().log.entries)

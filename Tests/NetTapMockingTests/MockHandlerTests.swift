@@ -66,6 +66,42 @@ struct MockHandlerTests {
         #expect(mocks.unmatchedRequests.count == 1)
     }
 
+    @Test("a request refused under fail is answered by the mock handler, with the explanation as a note")
+    func failIsAnsweredByTheHandler() async throws {
+        let mocks = shop()
+        let context = TransactionContext()
+        let pipeline = Pipeline(handlers: [MockHandler(mocks: mocks, unmatched: .fail)], transport: FakeTransport())
+        let error = await #expect(throws: URLError.self) {
+            _ = try await pipeline.send(request("/carts"), context: context)
+        }
+        #expect(context.answeredBy == "mock")
+        #expect(context.annotations[MockHandler.unmatchedAnnotation] == error?.localizedDescription)
+        #expect(
+            context.annotations["unmatched"]?.hasPrefix("no stub matched GET https://api.example.com/carts") == true
+        )
+    }
+
+    @Test("explaining a request a stub does answer names that stub, and counts no hit")
+    func explainAMatchedRequest() async throws {
+        let mocks = MockSet(
+            stubs: [Stub("cart", matching: .method("GET") && .path("/cart"), response: .text("c"))],
+            scenarios: [
+                Scenario(
+                    "sale",
+                    stubs: [Stub("steps", matching: .path("/steps"), sequence: [.text("1"), .text("2")])]
+                )
+            ]
+        )
+        try mocks.activate(scenario: "sale")
+        #expect(
+            mocks.explainUnmatched(request("/cart"))
+                == "stub \"cart\" [method == GET && path == /cart] answers GET https://api.example.com/cart "
+                + "(scenario \"sale\" active); nothing is unmatched"
+        )
+        #expect(mocks.explainUnmatched(request("/steps")).hasPrefix("stub \"steps\" in scenario \"sale\" ["))
+        #expect(try await harness(mocks).send(request("/steps")).text == "1", "explaining did not count a hit")
+    }
+
     @Test("fail with no stubs says so")
     func failWithoutStubs() async throws {
         let error = await #expect(throws: URLError.self) {

@@ -121,6 +121,27 @@ struct RecordModeTests {
         #expect(try Cassette.load(contentsOf: file).entries.count == 1)
     }
 
+    @Test("a request a replay-only cassette refuses is answered by the cassette, with the explanation as a note")
+    func refusalIsAnsweredByTheCassette() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("refuse.har")
+        try await recordCassette(at: file, [try makeRequest("http://127.0.0.1:9/a")])
+        for mode in [RecordMode.none, .once] {
+            let context = TransactionContext()
+            let pipeline = Pipeline(
+                handlers: [try ReplayHandler(cassette: file, mode: mode)],
+                transport: CountingTransport()
+            )
+            let error = await #expect(throws: URLError.self) {
+                _ = try await pipeline.send(try makeRequest("http://127.0.0.1:9/b"), context: context)
+            }
+            #expect(context.answeredBy == "cassette", "mode \(mode)")
+            let note = context.annotations[ReplayHandler.unmatchedAnnotation]
+            #expect(note == error?.localizedDescription, "mode \(mode)")
+            #expect(note?.contains("no recorded entry matches GET http://127.0.0.1:9/b") == true, "mode \(mode)")
+        }
+    }
+
     @Test("none with a missing file: requests fail and say the file does not exist")
     func noneMissingFile() async throws {
         let folder = try TemporaryFolder()

@@ -25,6 +25,19 @@ import FoundationNetworking
 /// every platform. ``installForSharedSession()`` reaches `URLSession.shared` through global registration and
 /// reports when this process's shared session can no longer be intercepted.
 ///
+/// An interceptor of your own (not ``shared``) serves the sessions whose configuration it installed into: on
+/// Linux, sessions from its ``makeSession(configuration:delegate:delegateQueue:)`` and sessions built from its
+/// ``makeConfiguration(from:)`` or a configuration passed to its ``install(into:)`` alike. On Apple platforms a
+/// `URLProtocol` cannot see the session, so every session is served by ``shared``; NetTap says so once on
+/// standard error and notes it on the transaction (annotation `interceptor`). Use ``shared`` there, or write
+/// the one call that works everywhere:
+///
+/// ```swift
+/// let interceptor = Interceptor()
+/// interceptor.handlers = [MyHeaderHandler()]
+/// let session = interceptor.makeSession()      // not URLSession(configuration: interceptor.makeConfiguration())
+/// ```
+///
 /// Thread safety: every member may be used from any thread; changes apply to the next request.
 public final class Interceptor: Sendable {
     private struct Settings {
@@ -45,8 +58,9 @@ public final class Interceptor: Sendable {
 
     /// Creates an interceptor with its own pipeline and capture log.
     ///
-    /// It sees the sessions it makes with ``makeSession(configuration:delegate:delegateQueue:)``; other installed
-    /// sessions use ``shared``.
+    /// It serves the sessions whose configuration it installed into (``makeSession(configuration:delegate:delegateQueue:)``,
+    /// ``makeConfiguration(from:)``, ``install(into:)``) on Linux; other installed sessions use ``shared``. On
+    /// Apple platforms every session uses ``shared`` (see the type's discussion).
     /// - Parameter captureCapacity: How many transactions the capture log keeps; 1,000 by default.
     public init(captureCapacity: Int = 1_000) {
         captureLog = CaptureLog(capacity: captureCapacity)
@@ -103,23 +117,47 @@ public final class Interceptor: Sendable {
 
     // MARK: - Installing
 
-    /// Puts NetTap's protocol first in a configuration's `protocolClasses`, keeping the others after it.
+    /// Puts NetTap's protocol first in a configuration's `protocolClasses`, keeping the others after it, and
+    /// marks the configuration as served by this interceptor.
     ///
-    /// Sessions created from the configuration afterwards are intercepted. Installing twice is harmless.
+    /// Sessions created from the configuration afterwards are intercepted. Installing twice is harmless; the
+    /// interceptor that installed last serves the sessions.
+    ///
+    /// On Linux the mark is an entry in `connectionProxyDictionary` (which FoundationNetworking copies into
+    /// every session and never reads, so nothing reaches the wire); it keeps this interceptor alive as long as
+    /// a configuration or session holding it. On Apple platforms there is no mark: sessions are served by
+    /// ``shared`` whatever interceptor installed into them, and NetTap says so once on standard error. The
+    /// call that works the same everywhere for an interceptor of your own is
+    /// ``makeSession(configuration:delegate:delegateQueue:)``:
+    ///
+    /// ```swift
+    /// let session = interceptor.makeSession(configuration: .ephemeral)
+    /// ```
     /// - Parameter configuration: The configuration to change.
     public func install(into configuration: URLSessionConfiguration) {
         let others = (configuration.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self }
         configuration.protocolClasses = [NetTapURLProtocol.self] + others
+        Self.setServingMark(self === Interceptor.shared ? nil : self, on: configuration)
+        if self !== Interceptor.shared { Self.anyPrivateInstalled.withLock { $0 = true } }
         Self.anyEnabled.withLock { $0 = true }
     }
 
-    /// Removes NetTap's protocol from a configuration.
+    /// Removes NetTap's protocol, and the mark naming the interceptor that serves it, from a configuration.
     /// - Parameter configuration: The configuration to change.
     public func uninstall(from configuration: URLSessionConfiguration) {
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self }
+        Self.setServingMark(nil, on: configuration)
     }
 
-    /// A copy of `base` with NetTap installed.
+    /// A copy of `base` with NetTap installed, served by this interceptor.
+    ///
+    /// On Apple platforms sessions made from it are served by ``shared`` unless this is ``shared``; see
+    /// ``install(into:)``. ``makeSession(configuration:delegate:delegateQueue:)`` is the call that means the
+    /// same everywhere:
+    ///
+    /// ```swift
+    /// let session = interceptor.makeSession()   // rather than URLSession(configuration: interceptor.makeConfiguration())
+    /// ```
     /// - Parameter base: The configuration to start from; `.default` by default.
     /// - Returns: A new configuration; `base` is not changed.
     public func makeConfiguration(from base: URLSessionConfiguration = .default) -> URLSessionConfiguration {
@@ -130,8 +168,8 @@ public final class Interceptor: Sendable {
 
     /// Creates a session whose requests run through this interceptor's pipeline and land in its capture log.
     ///
-    /// On Linux the protocol finds the interceptor from the app's session; on Apple platforms sessions made
-    /// here use ``shared``'s pipeline unless this is ``shared``.
+    /// On Linux the protocol finds the interceptor from the session's configuration (see ``install(into:)``); on
+    /// Apple platforms sessions made here use ``shared``'s pipeline unless this is ``shared``.
     /// - Parameters:
     ///   - configuration: The configuration to copy; NetTap is installed into the copy.
     ///   - delegate: The session delegate, as for `URLSession(configuration:delegate:delegateQueue:)`.
@@ -142,18 +180,11 @@ public final class Interceptor: Sendable {
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
     ) -> URLSession {
-        let session = URLSession(
+        URLSession(
             configuration: makeConfiguration(from: configuration),
             delegate: delegate,
             delegateQueue: delegateQueue
         )
-        if self !== Interceptor.shared {
-            Self.sessionOwners.withLock { owners in
-                owners = owners.filter { $0.value.session != nil }
-                owners[ObjectIdentifier(session)] = SessionOwner(session: session, interceptor: self)
-            }
-        }
-        return session
     }
 
     /// Installs NetTap for `URLSession.shared` (and every session whose configuration lists no protocol that
@@ -225,19 +256,62 @@ public final class Interceptor: Sendable {
         return components.url ?? URL(fileURLWithPath: "/")
     }()
 
-    private struct SessionOwner: @unchecked Sendable {
-        weak var session: URLSession?
+    /// The `connectionProxyDictionary` key under which a configuration names the interceptor serving it.
+    static let servingMarkKey = "NetTapInterceptor"
+
+    /// What the mark holds: the interceptor itself, kept alive by the configurations and sessions holding it.
+    final class ServingMark: Sendable {
         let interceptor: Interceptor
+        init(_ interceptor: Interceptor) { self.interceptor = interceptor }
     }
 
-    private static let sessionOwners = Locked<[ObjectIdentifier: SessionOwner]>([:])
+    /// Whether an interceptor other than ``shared`` installed into a configuration in this process.
+    static let anyPrivateInstalled = Locked(false)
+    private static let hasWarnedAboutShared = Locked(false)
 
-    /// The interceptor responsible for a caller session.
-    static func responsible(for session: URLSession?) -> Interceptor {
-        guard let session else { return .shared }
-        let owner = sessionOwners.withLock { $0[ObjectIdentifier(session)] }
-        if let owner, owner.session === session { return owner.interceptor }
-        return .shared
+    private static func setServingMark(_ interceptor: Interceptor?, on configuration: URLSessionConfiguration) {
+        #if canImport(FoundationNetworking)
+        var proxies = configuration.connectionProxyDictionary ?? [:]
+        if let interceptor {
+            proxies[servingMarkKey] = ServingMark(interceptor)
+        } else {
+            guard proxies.removeValue(forKey: servingMarkKey) != nil else { return }
+        }
+        configuration.connectionProxyDictionary = proxies
+        #endif
+    }
+
+    /// Who serves a request of a session, and the note to attach when that may not be who the app meant.
+    struct Serving {
+        var interceptor: Interceptor
+        /// Set when ``shared`` serves a request whose session NetTap could not see while other interceptors exist.
+        var fallbackNote: String?
+    }
+
+    /// The note (and the once-per-process standard error line) for a request served by ``shared`` because the
+    /// session's configuration could not be seen.
+    static let fallbackNote =
+        "served by Interceptor.shared: NetTap cannot see this session's configuration on this platform, so an "
+        + "interceptor of your own (Interceptor()) does not serve it; use Interceptor.shared here"
+
+    /// The interceptor serving a session whose configuration is `configuration` (`nil` when it cannot be seen).
+    static func serving(configuration: URLSessionConfiguration?) -> Serving {
+        if let configuration {
+            let mark = configuration.connectionProxyDictionary?[servingMarkKey] as? ServingMark
+            return Serving(interceptor: mark?.interceptor ?? .shared)
+        }
+        guard anyPrivateInstalled.current else { return Serving(interceptor: .shared) }
+        return Serving(interceptor: .shared, fallbackNote: fallbackNote)
+    }
+
+    /// Writes ``fallbackNote`` to standard error the first time it is called in this process.
+    static func warnOnceAboutSharedFallback() {
+        let first = hasWarnedAboutShared.withLock { warned in
+            defer { warned = true }
+            return !warned
+        }
+        guard first else { return }
+        FileHandle.standardError.write(Data("NetTap: a request was \(fallbackNote).\n".utf8))
     }
 }
 

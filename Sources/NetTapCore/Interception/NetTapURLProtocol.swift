@@ -55,11 +55,18 @@ public final class NetTapURLProtocol: URLProtocol {
     public override func startLoading() {
         guard let client else { return }
         let info = CallerInspector.inspect(task)
-        let interceptor = Interceptor.responsible(for: info.session)
+        let serving = Interceptor.serving(configuration: info.configuration)
+        let interceptor = serving.interceptor
+        if serving.fallbackNote != nil, interceptor.isEnabled { Interceptor.warnOnceAboutSharedFallback() }
         let uploadUnreadable: Bool
         if case .unknown = info.uploadBody { uploadUnreadable = true } else { uploadUnreadable = false }
         if !interceptor.isEnabled || info.isDownload || uploadUnreadable {
-            startPlatformProtocol(client: client, interceptor: interceptor, capture: interceptor.isEnabled)
+            startPlatformProtocol(
+                client: client,
+                interceptor: interceptor,
+                capture: interceptor.isEnabled,
+                fallbackNote: serving.fallbackNote
+            )
             return
         }
         let queue = info.workQueue ?? DispatchQueue(label: "NetTap.relay")
@@ -73,6 +80,7 @@ public final class NetTapURLProtocol: URLProtocol {
         self.relay = relay
         let context = TransactionContext(clock: interceptor.clock)
         context.forwardingProfile = info.profile
+        if let note = serving.fallbackNote { context.annotate("interceptor", note) }
         let job = Job(
             original: request,
             upload: info.uploadBody,
@@ -104,7 +112,12 @@ public final class NetTapURLProtocol: URLProtocol {
 
     // MARK: - Platform path
 
-    private func startPlatformProtocol(client: any URLProtocolClient, interceptor: Interceptor, capture: Bool) {
+    private func startPlatformProtocol(
+        client: any URLProtocolClient,
+        interceptor: Interceptor,
+        capture: Bool,
+        fallbackNote: String?
+    ) {
         guard let task, let type = PlatformProtocol.builtInClass(for: request) else {
             client.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
@@ -113,6 +126,7 @@ public final class NetTapURLProtocol: URLProtocol {
         if capture {
             let context = TransactionContext()
             context.answer(by: Transaction.answeredByPassthrough)
+            if let fallbackNote { context.annotate("interceptor", fallbackNote) }
             if task is URLSessionDownloadTask {
                 context.annotate("passthrough", "download task: the platform writes the body to a file; not kept")
             }

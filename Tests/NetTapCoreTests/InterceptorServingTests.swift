@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Answers every request with a fixed body naming this handler.
+private struct NamedAnswer: TransactionHandler {
+    let name: String
+
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        context.answer(by: name)
+        return HTTPResponse(statusCode: 200, body: .string(name))
+    }
+}
+
+@Suite("Which interceptor serves a session")
+struct InterceptorServingTests {
+    let url = URL(string: "http://serving.invalid/item")!
+
+    #if canImport(FoundationNetworking)
+    @Test("a session built from a private interceptor's makeConfiguration() runs through that interceptor")
+    func makeConfigurationIsServedByItsInterceptor() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [NamedAnswer(name: "private-configuration")]
+        let session = URLSession(configuration: interceptor.makeConfiguration())
+
+        let (data, _) = try await session.data(from: url)
+
+        #expect(data == Data("private-configuration".utf8))
+        let captured = interceptor.captureLog.transactions
+        #expect(captured.count == 1)
+        #expect(captured.first?.answeredBy == "private-configuration")
+        #expect(captured.first?.annotations["interceptor"] == nil)
+        #expect(!Interceptor.shared.captureLog.transactions.contains { $0.request.url == url })
+    }
+
+    @Test("a configuration the app installs into with install(into:) is served by the interceptor that installed")
+    func installIntoIsServedByItsInterceptor() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [NamedAnswer(name: "private-install")]
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.connectionProxyDictionary = ["AppKey": "kept"]
+        interceptor.install(into: configuration)
+        let session = URLSession(configuration: configuration)
+
+        let (data, _) = try await session.data(from: url)
+
+        #expect(data == Data("private-install".utf8))
+        #expect(interceptor.captureLog.transactions.map(\.answeredBy) == ["private-install"])
+        #expect(configuration.connectionProxyDictionary?["AppKey"] as? String == "kept")
+    }
+
+    @Test("the interceptor that installs last serves the sessions; uninstalling removes the mark")
+    func lastInstallWins() {
+        let first = Interceptor()
+        let second = Interceptor()
+        let configuration = first.makeConfiguration()
+        #expect(Interceptor.serving(configuration: configuration).interceptor === first)
+
+        second.install(into: configuration)
+        #expect(Interceptor.serving(configuration: configuration).interceptor === second)
+
+        Interceptor.shared.install(into: configuration)
+        #expect(Interceptor.serving(configuration: configuration).interceptor === Interceptor.shared)
+        #expect(configuration.connectionProxyDictionary?[Interceptor.servingMarkKey] == nil)
+
+        first.install(into: configuration)
+        first.uninstall(from: configuration)
+        #expect(configuration.connectionProxyDictionary?[Interceptor.servingMarkKey] == nil)
+        #expect(configuration.protocolClasses?.contains { $0 == NetTapURLProtocol.self } == false)
+    }
+    #endif
+
+    @Test("a session NetTap cannot see is served by shared with a note, once a private interceptor exists")
+    func unseenSessionGetsAFallbackNote() throws {
+        _ = Interceptor().makeConfiguration()
+
+        let serving = Interceptor.serving(configuration: nil)
+
+        #expect(serving.interceptor === Interceptor.shared)
+        let note = try #require(serving.fallbackNote)
+        #expect(note.contains("Interceptor.shared"))
+        #expect(Interceptor.serving(configuration: URLSessionConfiguration.default).fallbackNote == nil)
+    }
+}
