@@ -37,6 +37,11 @@ final class IdleTimeout: Sendable {
         interval: Duration,
         onTimeout: @escaping @Sendable () -> Void
     ) -> any IdleWatch {
+        // The real clock: a Dispatch timer costs a few microseconds, a Swift task sleeping on the clock
+        // several times more, on every request through handlers.
+        if clock is ContinuousClock {
+            return TimerWatch(interval: interval, onTimeout: onTimeout)
+        }
         let watch = Watch(clock: clock, interval: interval, onTimeout: onTimeout)
         watch.launch()
         return watch
@@ -127,5 +132,82 @@ private final class Watch<C: Clock<Duration>>: IdleWatch {
                 return
             }
         }
+    }
+}
+
+/// The watchdog on the real clock: one Dispatch timer, re-armed lazily (a touch only moves the deadline; when
+/// the timer fires early it is set again for the remaining time).
+///
+/// `@unchecked Sendable`: the mutable state is behind the lock; the Dispatch timer's methods are thread-safe.
+private final class TimerWatch: IdleWatch, @unchecked Sendable {
+    private struct State {
+        /// `nil` once fired or stopped.
+        var deadline: DispatchTime?
+    }
+
+    private let interval: Duration
+    private let onTimeout: @Sendable () -> Void
+    private let state: Locked<State>
+    private let timer: any DispatchSourceTimer
+
+    init(interval: Duration, onTimeout: @escaping @Sendable () -> Void) {
+        self.interval = interval
+        self.onTimeout = onTimeout
+        let deadline = DispatchTime.now() + Self.dispatchInterval(interval)
+        self.state = Locked(State(deadline: deadline))
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.schedule(deadline: deadline, leeway: .milliseconds(10))
+        timer.activate()
+    }
+
+    func touch() {
+        let next = DispatchTime.now() + Self.dispatchInterval(interval)
+        state.withLock { state in
+            if state.deadline != nil { state.deadline = next }
+        }
+    }
+
+    func stop() -> Bool {
+        let wasRunning = state.withLock { state -> Bool in
+            defer { state.deadline = nil }
+            return state.deadline != nil
+        }
+        timer.cancel()
+        return wasRunning
+    }
+
+    private func fire() {
+        enum Outcome {
+            case none
+            case fire
+            case again(DispatchTime)
+        }
+        let outcome = state.withLock { state -> Outcome in
+            guard let deadline = state.deadline else { return .none }
+            if deadline > DispatchTime.now() { return .again(deadline) }
+            state.deadline = nil
+            return .fire
+        }
+        switch outcome {
+        case .none: break
+        case .again(let deadline): timer.schedule(deadline: deadline, leeway: .milliseconds(10))
+        case .fire:
+            timer.cancel()
+            onTimeout()
+        }
+    }
+
+    deinit {
+        timer.cancel()
+    }
+
+    /// The interval in nanoseconds, saturating at `Int.max` (a timeout of years never fires in practice).
+    private static func dispatchInterval(_ interval: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = interval.components
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow, seconds >= 0 else { return seconds < 0 ? .nanoseconds(0) : .never }
+        let total = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return total.overflow ? .never : .nanoseconds(Int(total.partialValue))
     }
 }
