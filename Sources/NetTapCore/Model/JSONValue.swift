@@ -103,6 +103,12 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The string, or `nil` for other values.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
     /// The member of an object, or `nil` for other values and missing keys.
     ///
     /// - Parameter key: The member name.
