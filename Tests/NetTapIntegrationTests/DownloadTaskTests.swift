@@ -21,6 +21,9 @@ struct DownloadTaskTests {
         let nettapBytes = try Data(contentsOf: viaNetTap)
         let (viaDirect, _) = try await URLSession(configuration: .default).download(from: url)
         let directBytes = try Data(contentsOf: viaDirect)
+        // The async API leaves the file to the caller (FoundationNetworking does not delete it).
+        try? FileManager.default.removeItem(at: viaNetTap)
+        try? FileManager.default.removeItem(at: viaDirect)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(nettapBytes.count == 50_000)
         #expect(nettapBytes == directBytes)
