@@ -58,3 +58,9 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
             .replacingOccurrences(of: "\n", with: " ")
     }
 }
+
+extension CLIError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
+}

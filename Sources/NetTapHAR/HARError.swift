@@ -43,3 +43,9 @@ public struct HARError: Error, CustomStringConvertible, Sendable {
         return "\(source): \(path): \(message)"
     }
 }
+
+extension HARError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
+}

@@ -28,3 +28,9 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension MockingError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A configuration that cannot be used: it names the file, the place in it and what is wrong.
 ///
 /// ```
@@ -49,4 +51,10 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
         }
         return "\(place): \(message)"
     }
+}
+
+extension ConfigurationError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
 }

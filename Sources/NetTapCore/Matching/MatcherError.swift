@@ -1,3 +1,5 @@
+import Foundation
+
 /// A pattern given to a ``RequestMatcher`` factory that cannot be used: it names the pattern and what is
 /// wrong with it.
 ///
@@ -41,4 +43,10 @@ public struct MatcherError: Error, CustomStringConvertible, Sendable, Equatable 
     public var description: String {
         "invalid \(kind.rawValue) \"\(pattern)\": \(message)"
     }
+}
+
+extension MatcherError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
 }

@@ -88,3 +88,9 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension PipelineError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
+}

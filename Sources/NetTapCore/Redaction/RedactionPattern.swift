@@ -133,3 +133,9 @@ public struct RedactionPatternError: Error, Sendable, Hashable, CustomStringConv
     /// `redaction pattern "(": not a valid regular expression: …`.
     public var description: String { "redaction pattern \"\(pattern)\": \(message)" }
 }
+
+extension RedactionPatternError: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
+    /// the input and the place too.
+    public var errorDescription: String? { description }
+}
