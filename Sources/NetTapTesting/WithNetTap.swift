@@ -30,6 +30,22 @@ import FoundationNetworking
 /// }
 /// ```
 ///
+/// With a `TestClock`, time stands still until the test moves it: start the request, wait until it sleeps,
+/// then advance. A request answered by a stub sleeps twice on the clock — the stub's latency and the request's
+/// idle timeout — so wait for two sleepers per request:
+///
+/// ```swift
+/// let clock = TestClock()
+/// try await withNetTap(clock: clock) { tap in
+///     tap.stub(.path("/slow"), StubResponse.text("late").withLatency(.seconds(30)))
+///     async let answer = tap.session.data(from: URL(string: "https://api.example.com/slow")!)
+///     await clock.waitForSleepers(count: 2)
+///     clock.advance(by: .seconds(30))          // the stub answers; no real time passes
+///     let (data, _) = try await answer
+///     #expect(String(decoding: data, as: UTF8.self) == "late")
+/// }
+/// ```
+///
 /// - Parameters:
 ///   - unmatched: What happens to requests no stub matches: `.fail` by default without a cassette (the
 ///     request fails with `URLError(.resourceUnavailable)` and is reported), `.passThrough` by default with
@@ -39,8 +55,8 @@ import FoundationNetworking
 ///   - cassette: A HAR file to replay and/or record (see `RecordMode`), or `nil`.
 ///   - recordMode: The cassette's record mode; `.once` by default.
 ///   - matching: How requests are matched to cassette entries; method + URL by default.
-///   - clock: The clock stubs' latency, pacing and request timeouts run on; a `TestClock` makes them instant
-///     to test.
+///   - clock: The clock stubs' latency, pacing and request timeouts run on; with a `TestClock` they take no
+///     real time, but only move when the test calls `advance(by:)` (see the example above).
 ///   - checkUnmatched: Whether to report unmatched requests at the end; `true` by default.
 ///   - fileID: The caller's file ID (leave the default).
 ///   - filePath: The caller's file path (leave the default).

@@ -129,3 +129,20 @@ struct WithNetTapTests {
         }
     }
 }
+
+@Suite("withNetTap with a TestClock")
+struct WithNetTapClockTests {
+    /// The pattern `withNetTap`'s documentation shows: start, wait for two sleepers, advance.
+    @Test("a 30 s stub latency passes in no real time when the test advances the clock")
+    func documentedClockPattern() async throws {
+        let clock = TestClock()
+        try await withNetTap(clock: clock) { tap in
+            tap.stub(.path("/slow"), StubResponse.text("late").withLatency(.seconds(30)))
+            async let answer = tap.session.data(from: URL(string: "https://api.example.com/slow")!)
+            await clock.waitForSleepers(count: 2)
+            clock.advance(by: .seconds(30))  // the stub answers; no real time passes
+            let (data, _) = try await answer
+            #expect(String(decoding: data, as: UTF8.self) == "late")
+        }
+    }
+}
