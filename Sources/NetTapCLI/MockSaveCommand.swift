@@ -183,12 +183,16 @@ public struct MockSaveCommand: Command {
         let target = scenario.map { "scenario \"\($0)\"" } ?? "the base stubs"
         let bodySize = entry.response.content.decodedData()?.count ?? 0
         let mimeType = entry.response.content.mimeType.isEmpty ? "" : ", \(entry.response.content.mimeType)"
+        var answer = "\(entry.response.status)\(mimeType), \(bodySize) bytes"
+        if case .single(let response) = stub.responses, let code = response.failure {
+            answer = "error \(URLErrorCodeName.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
+        }
         environment.standardOutput.write(
             """
             Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(existed ? "" : " (new file)")
               request:  \(entry.request.method) \(entry.request.url)
               match:    \(stub.matcher.description)
-              response: \(entry.response.status)\(mimeType), \(bodySize) bytes
+              response: \(answer)
               secrets:  \(redacts ? "redacted (use --no-redact to keep them)" : "kept (--no-redact)")
 
             """

@@ -20,12 +20,26 @@ extension Stub {
     ///   - redactor: Replaces secrets before they reach the stub (header values such as `Set-Cookie` cookie
     ///     values, body fields such as `token`; secret query items match any value); `Redactor.default` by
     ///     default, `Redactor.disabled` keeps everything.
-    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the transaction has no response or its captured
-    ///   body was truncated at the capture limit.
+    ///
+    /// A transaction that failed with a `URLError` (offline, timed out, connection lost, …) becomes a stub that
+    /// fails with the same code.
+    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the transaction has neither a response nor a
+    ///   network error to reproduce (it was cancelled), or its captured body was truncated at the capture
+    ///   limit.
     public init(recording transaction: Transaction, name: String? = nil, redactor: Redactor = .default) throws {
         let target = "\(transaction.request.method) \(transaction.request.url.absoluteString)"
         guard let response = transaction.response else {
-            throw MockingError.notSavable(target, reason: "it has no response")
+            guard let code = RecordedStub.urlErrorCode(of: transaction.error), code != .cancelled else {
+                throw MockingError.notSavable(target, reason: "it has no response and no network error to reproduce")
+            }
+            self = RecordedStub.failure(
+                method: transaction.request.method,
+                url: transaction.request.url,
+                code: code,
+                redactor: redactor
+            )
+            if let name { self.name = name }
+            return
         }
         if let body = response.body, body.isTruncated {
             throw MockingError.notSavable(
@@ -55,15 +69,35 @@ extension Stub {
     ///   - entry: The HAR entry.
     ///   - name: The stub's name; `METHOD /path` by default.
     ///   - redactor: Replaces secrets as in the transaction initializer; `Redactor.default` by default.
-    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response (status 0) or an
-    ///   unparsable URL.
+    ///
+    /// An entry without a response (status 0) becomes a stub that fails with the recorded network error: the
+    /// `URLError` code of a NetTap export's `_netTap.error`, or the code matching Chrome's `_error`
+    /// (`net::ERR_INTERNET_DISCONNECTED` → `notConnectedToInternet`, `net::ERR_NAME_NOT_RESOLVED` →
+    /// `cannotFindHost`, `net::ERR_CONNECTION_REFUSED` → `cannotConnectToHost`, timeouts → `timedOut`, resets
+    /// → `networkConnectionLost`).
+    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response and no such error, or
+    ///   an unparsable URL.
     public init(recording entry: HAREntry, name: String? = nil, redactor: Redactor = .default) throws {
         let target = "\(entry.request.method) \(entry.request.url)"
         guard let url = URL(string: entry.request.url), url.host != nil else {
             throw MockingError.notSavable(target, reason: "its URL cannot be parsed")
         }
         guard entry.response.status > 0 else {
-            throw MockingError.notSavable(target, reason: "it has no response (status 0)")
+            let chromeError = entry.response.customFields["_error"]?.stringValue
+            guard
+                let code = RecordedStub.urlErrorCode(of: entry.netTap?.error)
+                    ?? chromeError.flatMap(RecordedStub.urlErrorCode(chromeError:)),
+                code != .cancelled
+            else {
+                let detail = chromeError.map { " (\($0))" } ?? ""
+                throw MockingError.notSavable(
+                    target,
+                    reason: "it has no response (status 0)\(detail) and no network error a stub can reproduce"
+                )
+            }
+            self = RecordedStub.failure(method: entry.request.method, url: url, code: code, redactor: redactor)
+            if let name { self.name = name }
+            return
         }
         let headers = HTTPHeaders(
             entry.response.headers

@@ -34,11 +34,45 @@ struct SaveAsMockTests {
         #expect(result.response.headers["Content-Length"] == String(result.body.count))
     }
 
-    @Test("a Chrome entry without a response (status 0) cannot be saved")
-    func blockedEntry() throws {
+    @Test("a Chrome entry without a response (net::ERR_INTERNET_DISCONNECTED) becomes a stub failing offline")
+    func offlineEntry() async throws {
         let entry = try entries("chrome.har")[1]
-        #expect(throws: MockingError.notSavable("GET https://www.google.com/", reason: "it has no response (status 0)"))
-        {
+        let stub = try Stub(recording: entry)
+        let harness = PipelineHarness(handlers: [MockHandler(mocks: MockSet(stubs: [stub]), unmatched: .fail)])
+        let error = await #expect(throws: URLError.self) {
+            _ = try await harness.send(URLRequest(url: URL(string: "https://www.google.com/")!))
+        }
+        #expect(error?.code == .notConnectedToInternet)
+    }
+
+    @Test("a captured transaction that timed out becomes a stub that times out; a cancelled one is not savable")
+    func failedTransaction() async throws {
+        let url = URL(string: "https://api.example.com/slow")!
+        var transaction = Transaction(
+            request: CapturedRequest(method: "GET", url: url, headers: [:]),
+            timings: Timings(startDate: Date()),
+            error: TransactionError(URLError(.timedOut)),
+            state: .failed
+        )
+        let stub = try Stub(recording: transaction)
+        let harness = PipelineHarness(handlers: [MockHandler(mocks: MockSet(stubs: [stub]), unmatched: .fail)])
+        let error = await #expect(throws: URLError.self) { _ = try await harness.send(URLRequest(url: url)) }
+        #expect(error?.code == .timedOut)
+        transaction.error = TransactionError(URLError(.cancelled))
+        #expect(throws: MockingError.self) { _ = try Stub(recording: transaction) }
+    }
+
+    @Test("a status-0 entry without a reproducible network error cannot be saved")
+    func blockedEntry() throws {
+        var entry = try entries("chrome.har")[1]
+        entry.response.customFields["_error"] = .string("net::ERR_BLOCKED_BY_CLIENT")
+        #expect(
+            throws: MockingError.notSavable(
+                "GET https://www.google.com/",
+                reason: "it has no response (status 0) (net::ERR_BLOCKED_BY_CLIENT) and no network error a stub can "
+                    + "reproduce"
+            )
+        ) {
             _ = try Stub(recording: entry)
         }
     }
