@@ -225,7 +225,7 @@ public final class NetTapTestScope: Sendable {
     /// Ends the scope: cancels what is still in flight, flushes the cassette, turns the interceptor off.
     func close() async throws {
         for session in sessions.withLock({ $0 }) { session.invalidateAndCancel() }
-        interceptor.isEnabled = false
+        interceptor.uninstall()  // off, and its protocol class free for the next scope
         try await cassette?.flush()
     }
 

@@ -71,9 +71,42 @@ struct InterceptorServingTests {
         first.install(into: configuration)
         first.uninstall(from: configuration)
         #expect(configuration.connectionProxyDictionary?[Interceptor.servingMarkKey] == nil)
-        #expect(configuration.protocolClasses?.contains { $0 == NetTapURLProtocol.self } == false)
+        #expect(configuration.protocolClasses?.contains { ProtocolSlots.isNetTap($0) } == false)
     }
     #endif
+
+    @Test("without the configuration mark, the protocol class finds the interceptor (the Apple-platform path)")
+    func protocolClassFindsTheInterceptor() async throws {
+        let interceptor = Interceptor()
+        defer { interceptor.uninstall() }
+        interceptor.handlers = [NamedAnswer(name: "by-class")]
+        let configuration = interceptor.makeConfiguration()
+        configuration.connectionProxyDictionary = nil  // what a platform that hides the configuration sees
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+
+        let (data, _) = try await session.data(from: url)
+
+        #expect(data == Data("by-class".utf8))
+        #expect(interceptor.captureLog.transactions.map(\.answeredBy) == ["by-class"])
+        let ours: AnyClass = try #require(configuration.protocolClasses?.first)
+        #expect(ours != NetTapURLProtocol.self && ProtocolSlots.isNetTap(ours))
+    }
+
+    @Test("uninstall() frees the interceptor's protocol class; a dropped interceptor frees it too")
+    func slotsAreFreed() throws {
+        var interceptor: Interceptor? = Interceptor()
+        let first: AnyClass = try #require(interceptor?.makeConfiguration().protocolClasses?.first)
+        #expect(Interceptor.serving(configuration: nil, protocolClass: first).interceptor === interceptor)
+        interceptor?.uninstall()
+        #expect(Interceptor.serving(configuration: nil, protocolClass: first).interceptor === Interceptor.shared)
+
+        interceptor = Interceptor()
+        let second: AnyClass = try #require(interceptor?.makeConfiguration().protocolClasses?.first)
+        #expect(Interceptor.serving(configuration: nil, protocolClass: second).interceptor === interceptor)
+        interceptor = nil
+        #expect(Interceptor.serving(configuration: nil, protocolClass: second).interceptor === Interceptor.shared)
+    }
 
     @Test("a session NetTap cannot see is served by shared with a note, once a private interceptor exists")
     func unseenSessionGetsAFallbackNote() throws {

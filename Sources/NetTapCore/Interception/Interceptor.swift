@@ -25,12 +25,14 @@ import FoundationNetworking
 /// every platform. ``installForSharedSession()`` reaches `URLSession.shared` through global registration and
 /// reports when this process's shared session can no longer be intercepted.
 ///
-/// An interceptor of your own (not ``shared``) serves the sessions whose configuration it installed into: on
-/// Linux, sessions from its ``makeSession(configuration:delegate:delegateQueue:)`` and sessions built from its
-/// ``makeConfiguration(from:)`` or a configuration passed to its ``install(into:)`` alike. On Apple platforms a
-/// `URLProtocol` cannot see the session, so every session is served by ``shared``; NetTap says so once on
-/// standard error and notes it on the transaction (annotation `interceptor`). Use ``shared`` there, or write
-/// the one call that works everywhere:
+/// An interceptor of your own (not ``shared``) serves the sessions whose configuration it installed into:
+/// sessions from its ``makeSession(configuration:delegate:delegateQueue:)`` and sessions built from its
+/// ``makeConfiguration(from:)`` or a configuration passed to its ``install(into:)`` alike. Each such
+/// interceptor gets a `URLProtocol` class of its own in `protocolClasses` (up to 64 at a time; freed by
+/// ``uninstall()`` or when the interceptor is released), so the class the URL Loading System instantiates names
+/// it on every platform; on Linux a mark in the configuration names it too. When neither works (all 64 classes
+/// taken and the configuration not visible), ``shared`` serves, and NetTap says so once on standard error and
+/// notes it on the transaction (annotation `interceptor`). The shortest call:
 ///
 /// ```swift
 /// let interceptor = Interceptor()
@@ -59,8 +61,8 @@ public final class Interceptor: Sendable {
     /// Creates an interceptor with its own pipeline and capture log.
     ///
     /// It serves the sessions whose configuration it installed into (``makeSession(configuration:delegate:delegateQueue:)``,
-    /// ``makeConfiguration(from:)``, ``install(into:)``) on Linux; other installed sessions use ``shared``. On
-    /// Apple platforms every session uses ``shared`` (see the type's discussion).
+    /// ``makeConfiguration(from:)``, ``install(into:)``); other installed sessions use ``shared`` (see the type's
+    /// discussion). Call ``uninstall()`` when done with it, to free its protocol class at once.
     /// - Parameter captureCapacity: How many transactions the capture log keeps; 1,000 by default.
     public init(captureCapacity: Int = 1_000) {
         captureLog = CaptureLog(capacity: captureCapacity)
@@ -123,20 +125,22 @@ public final class Interceptor: Sendable {
     /// Sessions created from the configuration afterwards are intercepted. Installing twice is harmless; the
     /// interceptor that installed last serves the sessions.
     ///
-    /// On Linux the mark is an entry in `connectionProxyDictionary` (which FoundationNetworking copies into
-    /// every session and never reads, so nothing reaches the wire); it keeps this interceptor alive as long as
-    /// a configuration or session holding it. On Apple platforms there is no mark: sessions are served by
-    /// ``shared`` whatever interceptor installed into them, and NetTap says so once on standard error. The
-    /// call that works the same everywhere for an interceptor of your own is
-    /// ``makeSession(configuration:delegate:delegateQueue:)``:
+    /// An interceptor of your own puts its own protocol class first (a subclass of ``NetTapURLProtocol``; see the
+    /// type's discussion). On Linux it also leaves a mark in `connectionProxyDictionary` (which
+    /// FoundationNetworking copies into every session and never reads, so nothing reaches the wire); the mark
+    /// keeps this interceptor alive as long as a configuration or session holds it. The shortest call for an
+    /// interceptor of your own is ``makeSession(configuration:delegate:delegateQueue:)``:
     ///
     /// ```swift
     /// let session = interceptor.makeSession(configuration: .ephemeral)
     /// ```
     /// - Parameter configuration: The configuration to change.
     public func install(into configuration: URLSessionConfiguration) {
-        let others = (configuration.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self }
-        configuration.protocolClasses = [NetTapURLProtocol.self] + others
+        let others = (configuration.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
+        let ours: NetTapURLProtocol.Type =
+            self === Interceptor.shared
+            ? NetTapURLProtocol.self : ProtocolSlots.slotClass(for: self) ?? NetTapURLProtocol.self
+        configuration.protocolClasses = [ours] + others
         Self.setServingMark(self === Interceptor.shared ? nil : self, on: configuration)
         if self !== Interceptor.shared { Self.anyPrivateInstalled.withLock { $0 = true } }
         Self.anyEnabled.withLock { $0 = true }
@@ -145,18 +149,16 @@ public final class Interceptor: Sendable {
     /// Removes NetTap's protocol, and the mark naming the interceptor that serves it, from a configuration.
     /// - Parameter configuration: The configuration to change.
     public func uninstall(from configuration: URLSessionConfiguration) {
-        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self }
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
         Self.setServingMark(nil, on: configuration)
     }
 
     /// A copy of `base` with NetTap installed, served by this interceptor.
     ///
-    /// On Apple platforms sessions made from it are served by ``shared`` unless this is ``shared``; see
-    /// ``install(into:)``. ``makeSession(configuration:delegate:delegateQueue:)`` is the call that means the
-    /// same everywhere:
+    /// Sessions made from it are served by this interceptor (see ``install(into:)``):
     ///
     /// ```swift
-    /// let session = interceptor.makeSession()   // rather than URLSession(configuration: interceptor.makeConfiguration())
+    /// let session = URLSession(configuration: interceptor.makeConfiguration())   // or interceptor.makeSession()
     /// ```
     /// - Parameter base: The configuration to start from; `.default` by default.
     /// - Returns: A new configuration; `base` is not changed.
@@ -168,8 +170,8 @@ public final class Interceptor: Sendable {
 
     /// Creates a session whose requests run through this interceptor's pipeline and land in its capture log.
     ///
-    /// On Linux the protocol finds the interceptor from the session's configuration (see ``install(into:)``); on
-    /// Apple platforms sessions made here use ``shared``'s pipeline unless this is ``shared``.
+    /// The protocol finds the interceptor from its protocol class and, on Linux, the session's configuration
+    /// (see ``install(into:)``).
     /// - Parameters:
     ///   - configuration: The configuration to copy; NetTap is installed into the copy.
     ///   - delegate: The session delegate, as for `URLSession(configuration:delegate:delegateQueue:)`.
@@ -198,7 +200,7 @@ public final class Interceptor: Sendable {
     @discardableResult
     public func installForSharedSession() -> SharedSessionInstallation {
         Self.anyEnabled.withLock { $0 = true }
-        let builtIns = (URLSessionConfiguration.default.protocolClasses ?? []).filter { $0 != NetTapURLProtocol.self }
+        let builtIns = (URLSessionConfiguration.default.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
         for type in builtIns { URLProtocol.unregisterClass(type) }
         URLProtocol.unregisterClass(NetTapURLProtocol.self)
         _ = URLProtocol.registerClass(NetTapURLProtocol.self)
@@ -213,6 +215,8 @@ public final class Interceptor: Sendable {
     public func uninstall() {
         if self === Interceptor.shared {
             URLProtocol.unregisterClass(NetTapURLProtocol.self)
+        } else {
+            ProtocolSlots.release(self)
         }
         isEnabled = false
     }
@@ -233,7 +237,7 @@ public final class Interceptor: Sendable {
         }
         let probe = URLRequest(url: probeURL)
         let httpIndex = classes.firstIndex { type in
-            (type as? URLProtocol.Type)?.canInit(with: probe) == true && type != NetTapURLProtocol.self
+            (type as? URLProtocol.Type)?.canInit(with: probe) == true && !ProtocolSlots.isNetTap(type)
         }
         if let httpIndex, httpIndex < ours {
             return .notInterceptable(
@@ -295,11 +299,17 @@ public final class Interceptor: Sendable {
         + "interceptor of your own (Interceptor()) does not serve it; use Interceptor.shared here"
 
     /// The interceptor serving a session whose configuration is `configuration` (`nil` when it cannot be seen).
-    static func serving(configuration: URLSessionConfiguration?) -> Serving {
-        if let configuration {
-            let mark = configuration.connectionProxyDictionary?[servingMarkKey] as? ServingMark
-            return Serving(interceptor: mark?.interceptor ?? .shared)
+    ///
+    /// In order: the mark in the configuration (Linux), the interceptor owning the protocol class the URL Loading
+    /// System instantiated (every platform; ``ProtocolSlots``), else ``shared``.
+    static func serving(configuration: URLSessionConfiguration?, protocolClass: AnyClass? = nil) -> Serving {
+        if let mark = configuration?.connectionProxyDictionary?[servingMarkKey] as? ServingMark {
+            return Serving(interceptor: mark.interceptor)
         }
+        if let protocolClass, let owner = ProtocolSlots.interceptor(for: protocolClass) {
+            return Serving(interceptor: owner)
+        }
+        if configuration != nil { return Serving(interceptor: .shared) }
         guard anyPrivateInstalled.current else { return Serving(interceptor: .shared) }
         return Serving(interceptor: .shared, fallbackNote: fallbackNote)
     }

@@ -20,7 +20,7 @@ import FoundationNetworking
 ///
 /// Thread safety: the URL Loading System calls `startLoading` and `stopLoading` on the task's serial queue;
 /// everything else happens on other queues and reaches the client only through the relay.
-public final class NetTapURLProtocol: URLProtocol {
+public class NetTapURLProtocol: URLProtocol {
     // Set in startLoading and read in stopLoading, both on the task's serial work queue.
     nonisolated(unsafe) private var relay: ClientRelay?
     nonisolated(unsafe) private var platformProtocol: URLProtocol?
@@ -55,7 +55,7 @@ public final class NetTapURLProtocol: URLProtocol {
     public override func startLoading() {
         guard let client else { return }
         let info = CallerInspector.inspect(task)
-        let serving = Interceptor.serving(configuration: info.configuration)
+        let serving = Interceptor.serving(configuration: info.configuration, protocolClass: type(of: self))
         let interceptor = serving.interceptor
         if serving.fallbackNote != nil, interceptor.isEnabled { Interceptor.warnOnceAboutSharedFallback() }
         let uploadUnreadable: Bool

@@ -15,7 +15,7 @@ enum PlatformProtocol {
     static func builtInClass(for request: URLRequest) -> URLProtocol.Type? {
         let candidates = URLSessionConfiguration.default.protocolClasses ?? []
         for candidate in candidates {
-            guard let type = candidate as? URLProtocol.Type, type != NetTapURLProtocol.self else { continue }
+            guard let type = candidate as? URLProtocol.Type, !ProtocolSlots.isNetTap(type) else { continue }
             if type.canInit(with: request) { return type }
         }
         return nil
