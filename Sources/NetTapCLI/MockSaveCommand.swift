@@ -167,6 +167,13 @@ public struct MockSaveCommand: Command {
 
         let mocksURL = environment.fileURL(mocksPath)
         let existed = FileManager.default.fileExists(atPath: mocksURL.path)
+        // Whether the file already has a stub of this name in that place (it is replaced, not duplicated).
+        let previous = existed ? try? MockConfiguration.load(contentsOf: mocksURL) : nil
+        let siblings =
+            scenario.map { name in previous?.scenarios.first { $0.name == name }?.stubs ?? [] }
+            ?? previous?.stubs ?? []
+        let replaces = siblings.contains { $0.name == stub.name }
+        let stubCount = siblings.count + (replaces ? 0 : 1)
         do {
             try MockConfiguration.append(stub, toScenario: scenario, inFileAt: mocksURL)
         } catch let error as ConfigurationError {
@@ -181,6 +188,12 @@ public struct MockSaveCommand: Command {
         }
 
         let target = scenario.map { "scenario \"\($0)\"" } ?? "the base stubs"
+        let fileNote =
+            !existed
+            ? " (new file)"
+            : replaces
+                ? " (replacing the stub of that name; \(stubCount) stub\(stubCount == 1 ? "" : "s") there)"
+                : " (\(stubCount) stubs there now)"
         let bodySize = entry.response.content.decodedData()?.count ?? 0
         let mimeType = entry.response.content.mimeType.isEmpty ? "" : ", \(entry.response.content.mimeType)"
         var answer = "\(entry.response.status)\(mimeType), \(bodySize) bytes"
@@ -189,7 +202,7 @@ public struct MockSaveCommand: Command {
         }
         environment.standardOutput.write(
             """
-            Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(existed ? "" : " (new file)")
+            Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(fileNote)
               request:  \(entry.request.method) \(entry.request.url)
               match:    \(stub.matcher.description)
               response: \(answer)

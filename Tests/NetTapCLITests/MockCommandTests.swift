@@ -99,16 +99,20 @@ struct MockCommandTests {
     func appendAndReplace() async throws {
         let directory = try makeTemporaryDirectory()
         let chrome = try fixtureURL("chrome.har").path
-        for arguments in [
-            ["--entry", "0", "--scenario", "a", "--name", "home"],
-            ["--entry", "2", "--scenario", "a", "--name", "logo"],
-            ["--entry", "2", "--scenario", "a", "--name", "home"],
+        for (arguments, note) in [
+            (["--entry", "0", "--scenario", "a", "--name", "home"], "of m.json (new file)"),
+            (["--entry", "2", "--scenario", "a", "--name", "logo"], "of m.json (2 stubs there now)"),
+            (
+                ["--entry", "2", "--scenario", "a", "--name", "home"],
+                "(replacing the stub of that name; 2 stubs there)"
+            ),
         ] {
             let run = await runCLI(
                 ["mock", "save", chrome] + arguments + ["--to", "m.json"],
                 workingDirectory: directory
             )
             #expect(run.exitCode == .success, "\(run.standardError)")
+            #expect(run.standardOutput.split(separator: "\n").first?.hasSuffix(note) == true, "\(run.standardOutput)")
         }
         let configuration = try MockConfiguration.load(contentsOf: directory.appendingPathComponent("m.json"))
         #expect(configuration.scenarios.map(\.name) == ["a"])
