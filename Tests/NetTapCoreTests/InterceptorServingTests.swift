@@ -80,7 +80,8 @@ struct InterceptorServingTests {
         let interceptor = Interceptor()
         defer { interceptor.uninstall() }
         interceptor.handlers = [NamedAnswer(name: "by-class")]
-        let configuration = interceptor.makeConfiguration()
+        let configuration = URLSessionConfiguration.ephemeral
+        interceptor.install(into: configuration, usingProtocolSlot: true)  // the Apple-platform default
         configuration.connectionProxyDictionary = nil  // what a platform that hides the configuration sees
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
@@ -93,16 +94,23 @@ struct InterceptorServingTests {
         #expect(ours != NetTapURLProtocol.self && ProtocolSlots.isNetTap(ours))
     }
 
+    /// The protocol class `install(into:)` puts first when the interceptor takes a slot.
+    private static func slotClass(of interceptor: Interceptor?) -> AnyClass? {
+        let configuration = URLSessionConfiguration.ephemeral
+        interceptor?.install(into: configuration, usingProtocolSlot: true)
+        return configuration.protocolClasses?.first
+    }
+
     @Test("uninstall() frees the interceptor's protocol class; a dropped interceptor frees it too")
     func slotsAreFreed() throws {
         var interceptor: Interceptor? = Interceptor()
-        let first: AnyClass = try #require(interceptor?.makeConfiguration().protocolClasses?.first)
+        let first: AnyClass = try #require(Self.slotClass(of: interceptor))
         #expect(Interceptor.serving(configuration: nil, protocolClass: first).interceptor === interceptor)
         interceptor?.uninstall()
         #expect(Interceptor.serving(configuration: nil, protocolClass: first).interceptor === Interceptor.shared)
 
         interceptor = Interceptor()
-        let second: AnyClass = try #require(interceptor?.makeConfiguration().protocolClasses?.first)
+        let second: AnyClass = try #require(Self.slotClass(of: interceptor))
         #expect(Interceptor.serving(configuration: nil, protocolClass: second).interceptor === interceptor)
         interceptor = nil
         #expect(Interceptor.serving(configuration: nil, protocolClass: second).interceptor === Interceptor.shared)

@@ -28,11 +28,12 @@ import FoundationNetworking
 /// An interceptor of your own (not ``shared``) serves the sessions whose configuration it installed into:
 /// sessions from its ``makeSession(configuration:delegate:delegateQueue:)`` and sessions built from its
 /// ``makeConfiguration(from:)`` or a configuration passed to its ``install(into:)`` alike. Each such
-/// interceptor gets a `URLProtocol` class of its own in `protocolClasses` (up to 64 at a time; freed by
-/// ``uninstall()`` or when the interceptor is released), so the class the URL Loading System instantiates names
-/// it on every platform; on Linux a mark in the configuration names it too. When neither works (all 64 classes
-/// taken and the configuration not visible), ``shared`` serves, and NetTap says so once on standard error and
-/// notes it on the transaction (annotation `interceptor`). The shortest call:
+/// On Linux a mark in the configuration names the interceptor. On Apple platforms, where a `URLProtocol` cannot
+/// see the session's configuration, each such interceptor gets a `URLProtocol` class of its own in
+/// `protocolClasses` (up to 256 at a time; freed by ``uninstall()`` or when the interceptor is released — keep a
+/// reference while its sessions run), so the class the URL Loading System instantiates names it. When neither
+/// works, ``shared`` serves, and NetTap says so once on standard error and notes it on the transaction
+/// (annotation `interceptor`). The shortest call:
 ///
 /// ```swift
 /// let interceptor = Interceptor()
@@ -125,10 +126,10 @@ public final class Interceptor: Sendable {
     /// Sessions created from the configuration afterwards are intercepted. Installing twice is harmless; the
     /// interceptor that installed last serves the sessions.
     ///
-    /// An interceptor of your own puts its own protocol class first (a subclass of ``NetTapURLProtocol``; see the
-    /// type's discussion). On Linux it also leaves a mark in `connectionProxyDictionary` (which
-    /// FoundationNetworking copies into every session and never reads, so nothing reaches the wire); the mark
-    /// keeps this interceptor alive as long as a configuration or session holds it. The shortest call for an
+    /// An interceptor of your own leaves a mark in `connectionProxyDictionary` on Linux (which
+    /// FoundationNetworking copies into every session and never reads, so nothing reaches the wire; the mark
+    /// keeps this interceptor alive as long as a configuration or session holds it), and puts a protocol class of
+    /// its own first on Apple platforms (see the type's discussion). The shortest call for an
     /// interceptor of your own is ``makeSession(configuration:delegate:delegateQueue:)``:
     ///
     /// ```swift
@@ -136,10 +137,15 @@ public final class Interceptor: Sendable {
     /// ```
     /// - Parameter configuration: The configuration to change.
     public func install(into configuration: URLSessionConfiguration) {
+        install(into: configuration, usingProtocolSlot: ProtocolSlots.isDefault)
+    }
+
+    /// ``install(into:)``, choosing whether a private interceptor gets a protocol class of its own (the default
+    /// on platforms where the configuration cannot be seen; tests of that path ask for it on Linux).
+    func install(into configuration: URLSessionConfiguration, usingProtocolSlot: Bool) {
         let others = (configuration.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
-        let ours: NetTapURLProtocol.Type =
-            self === Interceptor.shared
-            ? NetTapURLProtocol.self : ProtocolSlots.slotClass(for: self) ?? NetTapURLProtocol.self
+        let slot = self === Interceptor.shared || !usingProtocolSlot ? nil : ProtocolSlots.slotClass(for: self)
+        let ours: NetTapURLProtocol.Type = slot ?? NetTapURLProtocol.self
         configuration.protocolClasses = [ours] + others
         Self.setServingMark(self === Interceptor.shared ? nil : self, on: configuration)
         if self !== Interceptor.shared { Self.anyPrivateInstalled.withLock { $0 = true } }
