@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NetTapHAR", targets: ["NetTapHAR"]),
         .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
+        .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -24,9 +25,10 @@ let package = Package(
         .target(name: "NetTapHAR", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
+        .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(
             name: "NetTap",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay"],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
             swiftSettings: strict
         ),
         .target(
@@ -67,6 +69,11 @@ let package = Package(
         .testTarget(
             name: "NetTapMockingTests",
             dependencies: ["NetTapMocking", "NetTapCore", "NetTapHAR", "NetTapTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NetTapShapingTests",
+            dependencies: ["NetTapShaping", "NetTapCore", "NetTapTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -3,3 +3,4 @@
 @_exported import NetTapHAR
 @_exported import NetTapMocking
 @_exported import NetTapReplay
+@_exported import NetTapShaping

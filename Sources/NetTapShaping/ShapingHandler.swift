@@ -1,0 +1,103 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Applies the ``NetworkShaper``'s profile to each request: conditions, latency, loss and bandwidth.
+///
+/// ```
+///  request ─▶ condition ─▶ sleep latency + jitter + upload time ─▶ loss draw ─▶ next ─▶ throttled body
+/// ```
+///
+/// - Conditions fail before `next` is called, so nothing leaves the device: offline
+///   (`.notConnectedToInternet`), DNS failure (`.cannotFindHost`), server down (`.cannotConnectToHost`).
+///   Timeout waits on the clock until the request is cancelled; the interceptor's own timeout (the request's
+///   `timeoutInterval`) then fails it with `URLError(.timedOut)`.
+/// - Latency plus jitter (`latency + u × jitter`, `u` in `0..<1` from the injected generator) is one sleep on
+///   `context.clock`.
+/// - Upload bandwidth is a simplification: the request body's size (`httpBody`, which NetTap fills in for
+///   streamed bodies before handlers run) divided by the upload rate is added to that sleep, and the body is
+///   then forwarded at once.
+/// - Loss: with probability ``NetworkProfile/failureRate`` the request fails with
+///   `URLError(.networkConnectionLost)` after its delay, without being sent.
+/// - Download bandwidth paces the response body on `context.clock` in steps of at most 50 ms; cancelling the
+///   body stops at once and cancels the upstream body.
+///
+/// Every draw comes from one seeded generator, two per shaped request (jitter, then loss), so a run with the
+/// same seed and the same requests in the same order repeats exactly.
+///
+/// ```swift
+/// let shaper = NetworkShaper(profile: .threeG)
+/// let handler = ShapingHandler(shaper: shaper, random: SeededRandom(seed: 7))
+/// ```
+///
+/// Thread safety: the handler may be used from any thread; the generator is behind a lock.
+public struct ShapingHandler: TransactionHandler {
+    /// `shaping`: the handler's name in annotations.
+    public let name = "shaping"
+    /// The profiles in force, read anew for every request.
+    public let shaper: NetworkShaper
+    private let random: Locked<any RandomNumberGenerator & Sendable>
+
+    /// Creates the handler.
+    ///
+    /// - Parameters:
+    ///   - shaper: The profiles in force.
+    ///   - random: The generator for jitter and loss; seeded from the system generator by default. Pass a
+    ///     ``SeededRandom`` for repeatable runs.
+    public init(
+        shaper: NetworkShaper,
+        random: any RandomNumberGenerator & Sendable = SeededRandom(seed: UInt64.random(in: .min ... .max))
+    ) {
+        self.shaper = shaper
+        self.random = Locked(random)
+    }
+
+    /// Shapes one request with the profile the shaper gives it.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The transaction's context; its clock times every delay.
+    ///   - next: The rest of the pipeline; not called for conditions and simulated loss.
+    /// - Returns: The response, its body paced to the download bandwidth.
+    /// - Throws: `URLError` with the condition's code, `URLError(.networkConnectionLost)` for simulated loss,
+    ///   `CancellationError` when cancelled, or what the rest of the pipeline throws.
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        guard let profile = shaper.profile(for: request) else { return try await next(request) }
+        if let condition = profile.condition {
+            context.annotate(name, condition.rawValue)
+            if condition == .timeout {
+                try await hang(on: context.clock)
+            }
+            throw URLError(condition.errorCode)
+        }
+        let (jitterFraction, lossDraw) = random.withLock { generator in
+            (Double.random(in: 0..<1, using: &generator), Double.random(in: 0..<1, using: &generator))
+        }
+        var delay = profile.latency + profile.jitter * jitterFraction
+        if let upload = profile.uploadBytesPerSecond, upload > 0, let body = request.httpBody {
+            delay += ThrottledBody.duration(ofByteCount: Int64(body.count), bytesPerSecond: upload)
+        }
+        if delay > .zero {
+            try await context.clock.sleep(for: delay)
+        }
+        if lossDraw < profile.failureRate {
+            context.annotate(name, "connection lost")
+            throw URLError(.networkConnectionLost)
+        }
+        var response = try await next(request)
+        if let download = profile.downloadBytesPerSecond, download > 0 {
+            response.body = ThrottledBody.make(response.body, bytesPerSecond: download, clock: context.clock)
+        }
+        return response
+    }
+
+    /// Waits until the task is cancelled (a request that never gets an answer).
+    private func hang(on clock: any Clock<Duration>) async throws {
+        while true {
+            try await clock.sleep(for: .seconds(86_400))
+        }
+    }
+}
