@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
         .executableTarget(
             name: "nettap-bench",
-            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay"],
+            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
             swiftSettings: strict
         ),
 

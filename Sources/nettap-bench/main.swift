@@ -1,6 +1,6 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
-//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|mock|download|resources]
+//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|mock|download|resources|breakdown|shaping]
 //
 // Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes) and big.bin
 // (256 MiB). Exits 0 whether or not NetTap meets its targets (this is a measurement); 1 when the benchmark itself
@@ -15,8 +15,8 @@ import FoundationNetworking
 struct BenchOptions {
     /// The scenarios a run includes by default, in the order they run.
     static let scenarioNames = ["latency", "throughput", "mock", "download", "resources"]
-    /// Every scenario name: the default ones and `breakdown`, which runs only when named with `--only`.
-    static let allScenarioNames = scenarioNames + ["breakdown"]
+    /// Every scenario name: the default ones, and `breakdown` and `shaping`, which run only when named with `--only`.
+    static let allScenarioNames = scenarioNames + ["breakdown", "shaping"]
 
     /// The usage text.
     static let usage = """
@@ -25,7 +25,8 @@ struct BenchOptions {
           --base URL   the server serving /small.txt and /big.bin (scripts/bench starts one)
           --quick      small counts, for a smoke run
           --only NAME  run only these scenarios: \(allScenarioNames.joined(separator: ", "))
-                       (breakdown, which splits NetTap's small-request cost into parts, runs only when named)
+                       (breakdown, which splits NetTap's small-request cost into parts, and shaping, which checks
+                       NetTapShaping's rates, latency and CPU in about 1–2 minutes, run only when named)
         """
 
     /// The server's base URL.
@@ -98,6 +99,8 @@ func runBenchmark(_ options: BenchOptions) async throws {
         case "breakdown":
             let breakdown = Breakdown(url: scenarios.smallURL, smallBytes: scenarios.smallBytes, plan: plan)
             try await breakdown.run(nettapSession: scenarios.session(.nettap))
+        case "shaping":
+            try await ShapingBench(base: options.base).run()
         default: throw BenchError("unknown scenario \(name)")
         }
     }
