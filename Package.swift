@@ -38,7 +38,7 @@ let package = Package(
         ),
         .target(
             name: "NetTapCLI",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay"],
+            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
             resources: [.copy("Resources/demo.har"), .copy("Resources/demo-mocks.json")],
             swiftSettings: strict
         ),
@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(
             name: "NetTapIntegrationTests",
             dependencies: [
-                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapTestSupport", "NetTapTesting",
+                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapTestSupport",
+                "NetTapTesting",
             ],
             swiftSettings: strict
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapHAR
+import NetTapShaping
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -47,6 +48,12 @@ public struct FetchCommand: Command {
                 valueName: "SECONDS",
                 help: "Fails with URLError -1001 (timedOut) after SECONDS; 60 by default."
             ),
+            OptionSpec(
+                names: ["--profile"],
+                valueName: "NAME",
+                help: "Shapes the request with a network profile preset: "
+                    + NetworkProfile.presets.keys.sorted().joined(separator: ", ") + "."
+            ),
         ],
         discussion: """
             The summary line (status, size in bytes, time in milliseconds, redirects, who answered) goes to
@@ -55,6 +62,10 @@ public struct FetchCommand: Command {
 
             Exit codes: 0 an HTTP response arrived (any status), 1 network error or unreadable data file,
             2 usage error.
+
+            --profile puts a ShapingHandler with the preset in front of the pipeline for this request: latency
+            and bandwidth slow it down; offline, dns-failure, server-down and 100%-loss fail it without sending
+            it (exit 1); timeout fails it with -1001 after --timeout seconds.
             """
     )
 
@@ -82,12 +93,15 @@ public struct FetchCommand: Command {
     public var timeoutSeconds: Double?
     /// Whether to send through `URLSession.shared` (global installation) instead of a session of its own.
     public var usesSharedSession: Bool
+    /// The network profile to shape the request with (`--profile`), or `nil` for none.
+    public var profile: NetworkProfile?
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` for a URL that is not http(s), a malformed header (or one whose value holds
-    ///   CR, LF or NUL), method or timeout, both `-d` and `--data-file`, or a body with GET or HEAD.
+    ///   CR, LF or NUL), method or timeout, both `-d` and `--data-file`, a body with GET or HEAD, or a
+    ///   `--profile` name that is not a preset (the message lists the names).
     public init(arguments: ParsedArguments) throws(CLIError) {
         let text = arguments.positionals.first ?? ""
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -148,6 +162,17 @@ public struct FetchCommand: Command {
         harPath = arguments.value("--har")
         includesHeaders = arguments.has("-i")
         usesSharedSession = arguments.has("--shared-session")
+        if let name = arguments.value("--profile") {
+            guard let preset = NetworkProfile.preset(named: name) else {
+                throw Self.usage(
+                    "--profile \(Formatting.quoted(name))",
+                    "unknown profile; use one of " + NetworkProfile.presets.keys.sorted().joined(separator: ", ")
+                )
+            }
+            profile = preset
+        } else {
+            profile = nil
+        }
     }
 
     /// Sends the request and prints the response.
@@ -167,6 +192,12 @@ public struct FetchCommand: Command {
         if let timeoutSeconds { request.timeoutInterval = timeoutSeconds }
 
         let interceptor = environment.interceptor
+        let previousHandlers = interceptor.handlers
+        if let profile {
+            // First in the pipeline, so a failing condition stops the request before anything else sees it.
+            interceptor.handlers = [ShapingHandler(shaper: NetworkShaper(profile: profile))] + previousHandlers
+        }
+        defer { if profile != nil { interceptor.handlers = previousHandlers } }
         let session: URLSession
         if usesSharedSession {
             guard interceptor === Interceptor.shared else {

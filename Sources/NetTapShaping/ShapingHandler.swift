@@ -71,7 +71,7 @@ public struct ShapingHandler: TransactionHandler {
             if condition == .timeout {
                 try await hang(on: context.clock)
             }
-            throw URLError(condition.errorCode)
+            throw Self.error(for: condition, url: request.url)
         }
         let (jitterFraction, lossDraw) = random.withLock { generator in
             (Double.random(in: 0..<1, using: &generator), Double.random(in: 0..<1, using: &generator))
@@ -92,6 +92,28 @@ public struct ShapingHandler: TransactionHandler {
             response.body = ThrottledBody.make(response.body, bytesPerSecond: download, clock: context.clock)
         }
         return response
+    }
+
+    /// The error a condition fails with: for server down, the description and underlying error a refused
+    /// connection carries on this platform (libcurl's message in FoundationNetworking, CFNetwork's on Apple
+    /// platforms); the interceptor adds the failing-URL keys.
+    static func error(for condition: NetworkProfile.Condition, url: URL?) -> URLError {
+        guard condition == .serverDown, let url, let host = url.host else { return URLError(condition.errorCode) }
+        #if canImport(FoundationNetworking)
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let description = "Failed to connect to \(host) port \(port) after 0 ms: Couldn't connect to server"
+        #else
+        let description = "Could not connect to the server."
+        #endif
+        let underlying = NSError(
+            domain: NSURLErrorDomain,
+            code: condition.errorCode.rawValue,
+            userInfo: [NSLocalizedDescriptionKey: description]
+        )
+        return URLError(
+            condition.errorCode,
+            userInfo: [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: underlying]
+        )
     }
 
     /// Waits until the task is cancelled (a request that never gets an answer).
