@@ -59,9 +59,11 @@ public struct DemoCommand: Command {
             - Record / replay: a few requests recorded into a cassette (a HAR file) by a ReplayHandler in
               front of the HAR responder, then replayed by a ReplayHandler in record mode "none" alone; the
               replies must be byte-identical, and a request the cassette does not hold must fail.
+            - Shaping: a 64 KiB download answered by a MockHandler stub, sent unshaped and then through a
+              ShapingHandler with the 3G preset (NetworkProfile.threeG); the bytes must be identical.
 
-            Exit codes: 0 success, 1 an upstream request failed, a replay differed from its recording, or a
-            file could not be written, 2 usage error.
+            Exit codes: 0 success, 1 an upstream request failed, a replay differed from its recording, the
+            shaped download's bytes differed, or a file could not be written, 2 usage error.
             """
     )
 
@@ -171,13 +173,14 @@ public struct DemoCommand: Command {
     }
 
     /// Runs the demo: installs the HAR responder, sends every step, prints the table and writes the HAR; then
-    /// the scenario switch and the record / replay pass, each with its table; then where each file went.
+    /// the scenario switch, the record / replay pass and the shaping pass, each with its table; then where each
+    /// file went.
     ///
     /// The interceptor's handlers are replaced for the run and restored afterwards.
     /// - Parameter environment: Outputs, interceptor and working directory.
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) when a bundled resource cannot be read, an upstream request fails, a
-    ///   replay differs from its recording, or a file cannot be written.
+    ///   replay differs from its recording, the shaped download's bytes differ, or a file cannot be written.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let document = try Self.loadBundledCapture()
         let mocks = try Self.loadBundledMocks()
@@ -263,6 +266,17 @@ public struct DemoCommand: Command {
             )
         }
 
+        output.write(
+            "\nShaping: \(Self.shapingStep.method) \(Self.shapingStep.url) (\(Self.shapingBodySize) bytes from a "
+                + "MockHandler stub) sent twice:\nunshaped, then with ShapingHandler first in the handler list. "
+                + "MS is the caller's time to the last byte.\n\n"
+        )
+        let shapingRows = await Self.runShaping(through: interceptor)
+        output.write(Self.shapingTable(shapingRows))
+        let sameBytes = Self.shapingBytesMatch(shapingRows)
+        output.write("same bytes: \(sameBytes ? "yes" : "no")\n")
+        output.write(Self.shapingPresetLine + "\n")
+
         let mocksURL = environment.fileURL(mocksPath)
         do {
             try mocks.data.write(to: mocksURL, options: .atomic)
@@ -294,6 +308,13 @@ public struct DemoCommand: Command {
                 command: "demo",
                 input: cassette.replayed[index].url,
                 message: "the replay from \(cassettePath) differs from the recording"
+            )
+        }
+        if !sameBytes {
+            throw CLIError.failure(
+                command: "demo",
+                input: Self.shapingStep.url,
+                message: "the shaped download's bytes differ from the unshaped one's"
             )
         }
         if cassette.unrecorded.error == nil {
