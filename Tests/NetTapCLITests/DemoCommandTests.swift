@@ -71,8 +71,8 @@ struct DemoCommandTests {
         #expect(transactions.map { "\($0.response?.statusCode ?? 0)" } == Self.expectedRows.map(\.3))
         #expect(transactions.first { $0.request.url.path == "/v1/me" }?.redirects.map(\.statusCode) == [301])
         #expect(interceptor.handlers.isEmpty, "the demo restores the interceptor's handlers")
-        // 10 for the first table, 3 scenarios, 4 recorded, 4 replayed, 1 not in the cassette.
-        #expect(interceptor.captureLog.transactions.count == 22)
+        // 10 for the first table, 3 scenarios, 4 recorded, 4 replayed, 1 not in the cassette, 2 shaping.
+        #expect(interceptor.captureLog.transactions.count == 24)
     }
 
     @Test("the scenario switch answers the same request from three scenarios switched at runtime")
@@ -170,6 +170,42 @@ struct DemoCommandTests {
         #expect(
             FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/nettap-demo-mocks.json").path)
         )
+    }
+
+    @Test("the shaping pass sends the same 64 KiB download unshaped and with the 3G preset; the shaped one is paced")
+    func shaping() async throws {
+        let run = await runCLI(["demo"], workingDirectory: try makeTemporaryDirectory())
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex { $0.hasPrefix("PROFILE ") })
+        #expect(lines[header].split(separator: " ").joined(separator: " ") == "PROFILE BYTES MS ACHIEVED RATE")
+        let rows = lines[(header + 1)...].prefix { !$0.isEmpty && !$0.hasPrefix("same bytes") }.map {
+            $0.split(separator: " ").map(String.init)
+        }
+        // profile, bytes, ms, rate, "kbit/s"
+        #expect(rows.map { $0.first ?? "" } == ["none", "3G"])
+        #expect(rows.map(\.count) == [5, 5])
+        #expect(rows.map { $0[1] } == ["65536", "65536"])
+        #expect(rows.map { $0[4] } == ["kbit/s", "kbit/s"])
+        let unshaped = try #require(Double(rows[0][2]))
+        let shaped = try #require(Double(rows[1][2]))
+        let shapedRate = try #require(Double(rows[1][3]))
+        // 3G: 200 ms round trip + 65,536 bytes at 97,500 bytes/s = 872.2 ms; pacing steps may finish a step early.
+        let minimum = 200 + 65_536.0 / 97_500 * 1000
+        #expect(DemoCommand.shapingMinimumMilliseconds == minimum)
+        #expect(shaped >= minimum - 25, "shaped download took \(shaped) ms")
+        // About 0.9 s; the bound leaves room for a loaded machine.
+        #expect(shaped < minimum + 1_000, "the pass must stay short")
+        #expect(unshaped < shaped)
+        // Latency included, the achieved rate stays below the preset's 780 kbit/s.
+        #expect(shapedRate < 780)
+        #expect(lines[header + 3] == "same bytes: yes")
+        #expect(
+            lines[header + 4]
+                == "3G preset = Network Link Conditioner \"3G\" (NetworkProfile.threeG): 780 kbit/s (97500 B/s) "
+                + "down, 330 kbit/s up, 200 ms added round trip; floor for 65536 bytes: 872.2 ms"
+        )
+        #expect(DemoCommand.shapingBody.count == 65_536)
     }
 
     @Test("the README's demo output sample is what the demo prints, timings aside")
