@@ -14,7 +14,7 @@ extension DemoCommand {
     /// The size of the shaping pass's download body: 64 KiB (65,536 bytes).
     public static let shapingBodySize = 64 * 1024
 
-    /// The preset the shaping pass applies: ``NetworkProfile/threeG`` (NLC "3G").
+    /// The preset the shaping pass applies: `NetworkProfile/threeG` (NLC "3G").
     public static let shapingProfile = NetworkProfile.threeG
 
     /// The shaping pass's download body: ``shapingBodySize`` deterministic bytes (`i × 31 + 7` modulo 256).
