@@ -49,17 +49,6 @@ private final class Events: Sendable {
     }
 }
 
-/// A real timeout of this platform, per caller style: `/delay/3` with a 1 s request timeout, direct.
-private let realTimeouts = Task { () throws -> [CallerStyle: Observed] in
-    let server = try await HTTPBin.shared()
-    var request = URLRequest(url: server.url("/delay/3"))
-    request.timeoutInterval = 1
-    let direct = CallRecorder(interceptor: nil)
-    var result: [CallerStyle: Observed] = [:]
-    for style in CallerStyle.allCases { result[style] = await direct.send(request, style: style) }
-    return result
-}
-
 @Suite("Answers made by handlers reach the app like network answers")
 struct HandlerAnswerTests {
     private static func configuration(_ change: (URLSessionConfiguration) -> Void = { _ in }) -> URLSessionConfiguration
@@ -166,7 +155,7 @@ struct HandlerAnswerTests {
     )
     func timeoutBeforeHead(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let real = try #require(try await realTimeouts.value[style])
+        let real = try #require(try await platformTimeouts.value[style])
         let interceptor = Interceptor()
         let clock = TestClock()
         interceptor.clock = clock
@@ -313,7 +302,7 @@ struct HandlerAnswerTests {
         let start = ContinuousClock.now
         let outcome = await CallRecorder(interceptor: interceptor).send(request, style: style)
         let elapsed = ContinuousClock.now - start
-        let real = try #require(try await realTimeouts.value[style])
+        let real = try #require(try await platformTimeouts.value[style])
         #expect(real.nsError?.code == URLError.Code.timedOut.rawValue)
         #expect(outcome.nsError?.domain == real.nsError?.domain)
         #expect(outcome.nsError?.code == real.nsError?.code)
@@ -466,7 +455,7 @@ struct HandlerAnswerTests {
             URLRequest(url: server.url("/answer/t")),
             style: style
         )
-        let real = try #require(try await realTimeouts.value[style])
+        let real = try #require(try await platformTimeouts.value[style])
         #expect(outcome.nsError?.code == URLError.Code.timedOut.rawValue)
         #expect(outcome.errorKeys == real.errorKeys)
     }

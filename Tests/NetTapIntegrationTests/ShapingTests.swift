@@ -8,17 +8,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A real timeout of this platform, per caller style: `/delay/3` with a 1 s request timeout, direct.
-private let platformTimeouts = Task { () throws -> [CallerStyle: Observed] in
-    let server = try await HTTPBin.shared()
-    var request = URLRequest(url: server.url("/delay/3"))
-    request.timeoutInterval = 1
-    let direct = CallRecorder(interceptor: nil)
-    var result: [CallerStyle: Observed] = [:]
-    for style in CallerStyle.allCases { result[style] = await direct.send(request, style: style) }
-    return result
-}
-
 @Suite("Shaping through real URLSession: conditions, loss, latency, bandwidth and rules")
 struct ShapingTests {
     /// An interceptor whose only handler is a shaper with `shaper`.
