@@ -98,18 +98,7 @@ struct Report {
                 result,
             ])
         }
-        var widths = Array(repeating: 0, count: header.count)
-        for line in lines {
-            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        return lines.map { line in
-            line.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + padding : padding + cell
-            }
-            .joined(separator: "  ")
-        }
-        .joined(separator: "\n")
+        return Columns.render(lines)
     }
 
     /// A number with a fixed count of decimals, or `n/a` when it is not finite.

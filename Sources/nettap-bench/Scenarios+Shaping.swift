@@ -195,17 +195,6 @@ struct ShapingBench {
                 line.isMet ? "PASS" : "MISS",
             ])
         }
-        var widths = Array(repeating: 0, count: header.count)
-        for row in cells {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        return cells.map { row in
-            row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + padding : padding + cell
-            }
-            .joined(separator: "  ")
-        }
-        .joined(separator: "\n")
+        return Columns.render(cells)
     }
 }
