@@ -12,14 +12,17 @@ import FoundationNetworking
 /// ```
 ///
 /// - Conditions fail before `next` is called, so nothing leaves the device: offline
-///   (`.notConnectedToInternet`), DNS failure (`.cannotFindHost`), server down (`.cannotConnectToHost`).
+///   (`.notConnectedToInternet`), DNS failure (`.cannotFindHost`), server down (`.cannotConnectToHost`), each
+///   worded as the platform words the real failure (see `SimulatedFailure`).
 ///   Timeout waits on the clock until the request is cancelled; the interceptor's own timeout (the request's
 ///   `timeoutInterval`) then fails it with `URLError(.timedOut)`.
 /// - Latency plus jitter (`latency + u × jitter`, `u` in `0..<1` from the injected generator) is one sleep on
 ///   `context.clock`.
-/// - Upload bandwidth is a simplification: the request body's size (`httpBody`, which NetTap fills in for
-///   streamed bodies before handlers run) divided by the upload rate is added to that sleep, and the body is
-///   then forwarded at once.
+/// - Upload bandwidth paces the request body before it is forwarded: the body's size (`httpBody`, which NetTap
+///   fills in for streamed bodies before handlers run) divided by the upload rate is added to that sleep, then
+///   the body goes on whole. (Pacing it on the wire would need a body stream that says "not yet"; libcurl's
+///   reader in FoundationNetworking takes "no bytes available" for the end of the body, so only a blocked
+///   thread could pace there — see docs/platform-notes.md §12.)
 /// - Loss: with probability ``NetworkProfile/failureRate`` the request fails with
 ///   `URLError(.networkConnectionLost)` after its delay, without being sent.
 /// - Download bandwidth paces the response body on `context.clock` in steps of at most 50 ms; cancelling the
@@ -71,7 +74,7 @@ public struct ShapingHandler: TransactionHandler {
             if condition == .timeout {
                 try await hang(on: context.clock)
             }
-            throw Self.error(for: condition, url: request.url)
+            throw SimulatedFailure.error(for: condition, url: request.url)
         }
         let (jitterFraction, lossDraw) = random.withLock { generator in
             (Double.random(in: 0..<1, using: &generator), Double.random(in: 0..<1, using: &generator))
@@ -85,35 +88,13 @@ public struct ShapingHandler: TransactionHandler {
         }
         if lossDraw < profile.failureRate {
             context.annotate(name, "connection lost")
-            throw URLError(.networkConnectionLost)
+            throw SimulatedFailure.error(for: nil, url: request.url)
         }
         var response = try await next(request)
         if let download = profile.downloadBytesPerSecond, download > 0 {
             response.body = ThrottledBody.make(response.body, bytesPerSecond: download, clock: context.clock)
         }
         return response
-    }
-
-    /// The error a condition fails with: for server down, the description and underlying error a refused
-    /// connection carries on this platform (libcurl's message in FoundationNetworking, CFNetwork's on Apple
-    /// platforms); the interceptor adds the failing-URL keys.
-    static func error(for condition: NetworkProfile.Condition, url: URL?) -> URLError {
-        guard condition == .serverDown, let url, let host = url.host else { return URLError(condition.errorCode) }
-        #if canImport(FoundationNetworking)
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        let description = "Failed to connect to \(host) port \(port) after 0 ms: Couldn't connect to server"
-        #else
-        let description = "Could not connect to the server."
-        #endif
-        let underlying = NSError(
-            domain: NSURLErrorDomain,
-            code: condition.errorCode.rawValue,
-            userInfo: [NSLocalizedDescriptionKey: description]
-        )
-        return URLError(
-            condition.errorCode,
-            userInfo: [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: underlying]
-        )
     }
 
     /// Waits until the task is cancelled (a request that never gets an answer).

@@ -58,7 +58,7 @@ struct FetchProfileTests {
         let run = await runCLI(["fetch", "http://127.0.0.1:1/x", "--profile", "4g"])
         #expect(run.exitCode == .usage)
         let names =
-            "100%-loss, 3g, dns-failure, edge, fast-3g, none, offline, server-down, slow-3g, timeout, very-bad-network"
+            "100%-loss, 3g, dns-failure, dsl, edge, fast-3g, lte, none, offline, server-down, slow-3g, timeout, very-bad-network, wifi"
         #expect(run.standardError.hasPrefix("nettap: fetch: --profile \"4g\": "), "\(run.standardError)")
         #expect(run.standardError.contains("unknown profile; use one of \(names)"), "\(run.standardError)")
     }

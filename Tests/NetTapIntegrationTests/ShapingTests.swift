@@ -1,5 +1,7 @@
 import Foundation
 import NetTapCore
+import NetTapMocking
+import NetTapReplay
 import NetTapShaping
 import NetTapTestSupport
 import Testing
@@ -166,5 +168,69 @@ struct ShapingTests {
             #expect(otherLines.map(\.path) == ["/get"], "\(style)")
             #expect(try await Self.requestsSeen(withTestID: scopedID, server: server).isEmpty, "\(style)")
         }
+    }
+
+    // MARK: - Answers from handlers after the shaper
+
+    /// Sends `request` through `handlers` with the async caller and returns the outcome and the elapsed time.
+    private static func timed(
+        _ request: URLRequest,
+        handlers: [any TransactionHandler]
+    ) async -> (outcome: Observed, elapsed: Duration) {
+        let interceptor = Interceptor()
+        interceptor.handlers = handlers
+        let start = ContinuousClock.now
+        let outcome = await CallRecorder(interceptor: interceptor).send(request, style: .async)
+        return (outcome, ContinuousClock.now - start)
+    }
+
+    @Test("a stub behind the shaper is delayed and paced like the network, and offline never reaches the stub")
+    func shapesStubs() async throws {
+        let body = Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) })
+        let url = try #require(URL(string: "https://api.example.com/photo"))
+        let mocks = MockSet(stubs: [Stub("photo", matching: try .url(url.absoluteString), response: .data(body))])
+        let mock = MockHandler(mocks: mocks, unmatched: .fail)
+        let paced = NetworkProfile(latency: .milliseconds(300), downloadBytesPerSecond: 65_536)
+        let shaped = await Self.timed(
+            URLRequest(url: url),
+            handlers: [ShapingHandler(shaper: NetworkShaper(profile: paced)), mock]
+        )
+        #expect(shaped.outcome.error == nil, "\(shaped.outcome)")
+        #expect(shaped.outcome.body == body)
+        // 300 ms latency + 65,536 bytes at 65,536 B/s = 1.3 s; the upper bound is generous for a loaded machine.
+        #expect(shaped.elapsed >= .milliseconds(1_250) && shaped.elapsed < .seconds(20), "took \(shaped.elapsed)")
+        #expect(mocks.hitCount(for: "photo") == 1)
+
+        let offline = await Self.timed(
+            URLRequest(url: url),
+            handlers: [ShapingHandler(shaper: NetworkShaper(profile: .offline)), mock]
+        )
+        #expect(offline.outcome.nsError?.code == URLError.Code.notConnectedToInternet.rawValue)
+        #expect(mocks.hitCount(for: "photo") == 1, "the stub was not asked")
+    }
+
+    @Test("a cassette replay behind the shaper is delayed and paced like the network, byte for byte")
+    func shapesCassetteReplays() async throws {
+        let server = try await HTTPBin.shared()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-shaped-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cassette.har")
+        let request = URLRequest(url: server.url("/stream-bytes/65536?seed=9&chunk_size=65536"))
+
+        let recorder = try ReplayHandler(cassette: file, mode: .all)
+        let recorded = await Self.timed(request, handlers: [recorder])
+        try await recorder.flush()
+        #expect(recorded.outcome.body.count == 65_536)
+
+        let replayer = try ReplayHandler(cassette: file, mode: .none)
+        let paced = NetworkProfile(latency: .milliseconds(300), downloadBytesPerSecond: 65_536)
+        let shaped = await Self.timed(
+            request,
+            handlers: [ShapingHandler(shaper: NetworkShaper(profile: paced)), replayer]
+        )
+        #expect(shaped.outcome.error == nil, "\(shaped.outcome)")
+        #expect(shaped.outcome.body == recorded.outcome.body)
+        #expect(shaped.elapsed >= .milliseconds(1_250) && shaped.elapsed < .seconds(20), "took \(shaped.elapsed)")
     }
 }

@@ -59,6 +59,14 @@ struct NetworkShaperTests {
         #expect(NetworkProfile.fast3G.uploadBytesPerSecond == 84_375)
         #expect(NetworkProfile.fast3G.latency == .microseconds(562_500))
         #expect(NetworkProfile.preset(named: "Slow-3G") == .slow3G)
+        #expect(NetworkProfile.lte.downloadBytesPerSecond == 6_250_000)
+        #expect(NetworkProfile.lte.uploadBytesPerSecond == 1_250_000)
+        #expect(NetworkProfile.lte.latency == .milliseconds(115))
+        #expect(NetworkProfile.dsl.downloadBytesPerSecond == 250_000)
+        #expect(NetworkProfile.dsl.uploadBytesPerSecond == 32_000)
+        #expect(NetworkProfile.wifi.downloadBytesPerSecond == 5_000_000)
+        #expect(NetworkProfile.wifi.uploadBytesPerSecond == 4_125_000)
+        #expect(NetworkProfile.preset(named: "WiFi") == .wifi)
     }
 }
 

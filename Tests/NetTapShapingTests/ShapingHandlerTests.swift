@@ -29,6 +29,42 @@ struct ShapingHandlerTests {
         #expect(transport.requests.isEmpty)
     }
 
+    #if canImport(FoundationNetworking)
+    /// libcurl's wording (FoundationNetworking copies curl's error buffer into the description): checked by hand
+    /// with `curl http://nettap-check.invalid/` ("Could not resolve host: nettap-check.invalid"); the refused
+    /// connection is compared with a real one in the integration tests.
+    private static let wording: [NetworkProfile.Condition?: String] = [
+        .offline: "The Internet connection appears to be offline.",
+        .dnsFailure: "Could not resolve host: 127.0.0.1",
+        .serverDown: "Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server",
+        nil: "Recv failure: Connection reset by peer",
+    ]
+    #else
+    private static let wording: [NetworkProfile.Condition?: String] = [
+        .offline: "The Internet connection appears to be offline.",
+        .dnsFailure: "A server with the specified hostname could not be found.",
+        .serverDown: "Could not connect to the server.",
+        nil: "The network connection was lost.",
+    ]
+    #endif
+
+    @Test(
+        "each simulated failure is worded as the platform words the real one, with an underlying error",
+        arguments: [NetworkProfile.offline, .dnsFailure, .serverDown, .totalLoss]
+    )
+    func failureWording(profile: NetworkProfile) async throws {
+        let harness = PipelineHarness(
+            handlers: [ShapingHandler(shaper: NetworkShaper(profile: profile))],
+            transport: FakeTransport()
+        )
+        let error = try #require(await #expect(throws: URLError.self) { try await harness.send(URLRequest(url: url)) })
+        let expected = try #require(Self.wording[profile.condition])
+        #expect(error.localizedDescription == expected)
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        #expect(underlying?.domain == NSURLErrorDomain)
+        #expect(underlying?.code == error.code.rawValue)
+    }
+
     @Test("a timeout hangs on the clock, sends nothing, and ends when the request is cancelled")
     func timeoutHangsUntilCancelled() async throws {
         let clock = TestClock()
