@@ -149,6 +149,31 @@ struct ShapingTests {
         #expect(lines.count == 2, "httpbin saw the direct and the shaped request")
     }
 
+    @Test("cancelling a paced download from httpbin ends it at once with one -999, long before the pacing would")
+    func cancelPacedDownload() async throws {
+        let server = try await HTTPBin.shared()
+        let profile = NetworkProfile(downloadBytesPerSecond: 16_384)  // 262,144 bytes would take 16 s
+        let caller = CallRecorder(interceptor: Self.interceptor(NetworkShaper(profile: profile)))
+        let (request, _) = Self.tagged(server.url("/stream-bytes/262144?seed=3&chunk_size=65536"), "cancel")
+        let call = caller.start(request, style: .delegate)
+        let task = try #require(call.task)
+        await caller.delegate.firstChunk(of: task)
+        let cancelledAt = ContinuousClock.now
+        call.cancel()
+        let outcome = await call.value
+        let afterCancel = ContinuousClock.now - cancelledAt
+        #expect(outcome.nsError?.code == URLError.Code.cancelled.rawValue)
+        #expect(outcome.body.count < 262_144, "only the pieces paced before the cancel arrived")
+        #expect(call.completionCount == 1)
+        // At once: well under one second on an idle machine; the bound is generous for a loaded one and still far
+        // below the ~15 s the rest of the pacing would take.
+        #expect(afterCancel < .seconds(5), "the cancel took \(afterCancel)")
+
+        let (next, _) = Self.tagged(server.url("/get?after=cancel"), "after-cancel")
+        let unshaped = await CallRecorder(interceptor: Self.interceptor(NetworkShaper())).send(next, style: .async)
+        #expect(unshaped.response?.statusCode == 200, "the forwarding session still works")
+    }
+
     // MARK: - Rules
 
     @Test("a rule scoped to one path shapes only that path; other paths reach httpbin unshaped")
