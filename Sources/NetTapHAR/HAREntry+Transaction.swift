@@ -110,7 +110,8 @@ extension HAREntry {
             error: error,
             answeredBy: record?.answeredBy ?? Transaction.answeredByNetwork,
             annotations: record?.annotations ?? [:],
-            state: state
+            state: state,
+            findings: record?.findings ?? []
         )
     }
 
@@ -143,6 +144,9 @@ extension HAREntry {
             let notes = transaction.annotations.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             parts.append("notes \(notes.joined(separator: ", "))")
         }
+        for finding in transaction.findings {
+            parts.append("finding \(finding.summary)")
+        }
         return parts.isEmpty ? nil : "NetTap: " + parts.joined(separator: "; ")
     }
 }
@@ -157,6 +161,7 @@ extension HARNetTapRecord {
         state = transaction.state.rawValue
         answeredBy = transaction.answeredBy
         annotations = transaction.annotations.isEmpty ? nil : transaction.annotations
+        findings = transaction.findings.isEmpty ? nil : transaction.findings
         redirects = transaction.redirects.isEmpty ? nil : transaction.redirects.map(Redirect.init(hop:))
         error = transaction.error
         startSecondsSince2001 = transaction.timings.startDate.timeIntervalSinceReferenceDate

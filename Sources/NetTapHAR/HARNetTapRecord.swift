@@ -26,6 +26,9 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     public var answeredBy: String?
     /// Handler notes.
     public var annotations: [String: String]?
+    /// What handlers found: objects with `rule`, `severity` (`info`, `low`, `medium`, `high`), `location`,
+    /// `message` and `details` (see `Finding`).
+    public var findings: [Finding]?
     /// Redirect hops followed before the final response, in order.
     public var redirects: [Redirect]?
     /// The failure, if any.

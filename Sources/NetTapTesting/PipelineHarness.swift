@@ -25,6 +25,8 @@ public struct PipelineHarness: Sendable {
         public var answeredBy: String
         /// The notes handlers added.
         public var annotations: [String: String]
+        /// The findings handlers added (``TransactionContext/findings``), read after the whole body.
+        public var findings: [Finding]
         /// The redirect hops the transport recorded.
         public var redirects: [RedirectHop]
         /// The request as it reached the transport or the answering handler, after rewrites.
@@ -66,6 +68,7 @@ public struct PipelineHarness: Sendable {
             body: body,
             answeredBy: context.answeredBy,
             annotations: context.annotations,
+            findings: context.findings,
             redirects: context.redirects,
             sentRequest: context.sentRequest
         )

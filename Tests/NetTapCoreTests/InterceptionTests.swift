@@ -27,6 +27,21 @@ private struct ChunkedAnswer: TransactionHandler {
     }
 }
 
+/// Answers with a streamed body and adds a finding only after the last chunk was written.
+private struct FindingAfterBody: TransactionHandler {
+    let name = "finder"
+
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        context.answer(by: name)
+        let body = ResponseBody.stream(expectedLength: nil) { writer in
+            writer.write(Data("whole body".utf8))
+            context.addFinding(Finding(rule: "test.late", severity: .medium, location: "body", message: "Late."))
+            writer.finish()
+        }
+        return HTTPResponse(statusCode: 200, body: body)
+    }
+}
+
 /// Echoes the request body it receives.
 private struct EchoBody: TransactionHandler {
     let name = "echo"
@@ -202,6 +217,18 @@ struct InterceptionTests {
         let transaction = try #require(interceptor.captureLog.transactions.first)
         #expect(transaction.request.headers["X-Rewrite"] == "rewritten")
         #expect(transaction.answeredBy == "echo")
+    }
+
+    @Test("a finding added while the body streams is on the captured transaction")
+    func capturesFindingsAddedDuringTheBody() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [FindingAfterBody()]
+        let session = interceptor.makeSession()
+        let (data, _) = try await session.data(from: url)
+        #expect(data == Data("whole body".utf8))
+        let finished = await interceptor.captureLog.waitForFinished { $0.state == .completed }
+        #expect(finished.findings.map(\.rule) == ["test.late"])
+        #expect(finished.findings.first?.severity == .medium)
     }
 
     @Test("a blocked observer never delays traffic", .timeLimit(.minutes(1)))

@@ -28,6 +28,7 @@ private struct AnsweringHandler: TransactionHandler {
     func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
         context.answer(by: name)
         context.annotate("stub", "answer-1")
+        context.addFinding(Finding(rule: "test.answered", severity: .info, location: "body", message: "Answered."))
         return HTTPResponse(statusCode: 201, headers: ["X-Answer": "yes"], body: .string("answered"))
     }
 }
@@ -91,6 +92,7 @@ struct PipelineTests {
         #expect(result.body == Data("answered".utf8))
         #expect(result.answeredBy == "answer")
         #expect(result.annotations["stub"] == "answer-1")
+        #expect(result.findings.map(\.rule) == ["test.answered"])
         #expect(transport.requests.isEmpty)
         #expect(trail.current == ["in:outer", "out:outer"])
     }

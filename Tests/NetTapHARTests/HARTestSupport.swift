@@ -200,7 +200,16 @@ enum SampleTransactions {
         timings: timings(offset: 0.7, sent: 0, firstByte: 0.5, end: 0.75),
         answeredBy: "mock",
         annotations: ["stub": "delete-item", "scenario": "happy path"],
-        state: .completed
+        state: .completed,
+        findings: [
+            Finding(
+                rule: "integrity.mismatch",
+                severity: .high,
+                location: "body",
+                message: "The body's SHA-256 differs from the manifest's.",
+                details: ["action": "fallback", "expected": "sha256-AAAA"]
+            )
+        ]
     )
 
     /// A form POST answered 307 (method and body kept), then 303 (turned into a GET without the body).

@@ -72,7 +72,13 @@ struct TransactionRoundTripTests {
     @Test("The entry comment says what HAR 1.2 has no field for")
     func summary() {
         let mocked = HAREntry(transaction: SampleTransactions.mocked)
-        #expect(mocked.comment == "NetTap: answered by mock; notes scenario=happy path, stub=delete-item")
+        #expect(
+            mocked.comment
+                == "NetTap: answered by mock; notes scenario=happy path, stub=delete-item; finding [high] "
+                + "integrity.mismatch at body: The body's SHA-256 differs from the manifest's. "
+                + "(action=fallback, expected=sha256-AAAA)"
+        )
+        #expect(mocked.transaction().findings == SampleTransactions.mocked.findings)
         let redirected = HAREntry(transaction: SampleTransactions.redirected)
         #expect(
             redirected.comment

@@ -10,7 +10,11 @@ import FoundationNetworking
 @Suite("README shaping example")
 struct ReadmeShapingExampleTests {
     /// The shaping example, line for line (checked by ``shapingMatchesReadme()``).
-    private func shapingExample(interceptor: Interceptor, session: URLSession, mocks: MockSet) async throws
+    private func shapingExample(
+        interceptor: Interceptor,
+        session: URLSession,
+        mocks: MockSet
+    ) async throws
         -> (photo: Data, shaper: NetworkShaper)
     {
         // README-BEGIN shaping

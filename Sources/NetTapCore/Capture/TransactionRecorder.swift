@@ -103,6 +103,7 @@ package final class TransactionRecorder: Sendable {
             }
             state.transaction.redirects = context.redirects
             state.transaction.annotations = context.annotations
+            state.transaction.findings = context.findings
             state.transaction.answeredBy = context.answeredBy
             let milestones = context.milestones
             state.transaction.timings.requestSent = state.transaction.timings.requestSent ?? milestones.requestSent

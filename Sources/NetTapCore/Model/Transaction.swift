@@ -39,6 +39,8 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     public var annotations: [String: String]
     /// Where the transaction stands.
     public var state: State
+    /// What handlers found (integrity mismatches, audit findings), in the order added.
+    public var findings: [Finding]
 
     /// Creates a transaction record.
     /// - Parameters:
@@ -51,6 +53,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     ///   - answeredBy: Who answered.
     ///   - annotations: Handler notes.
     ///   - state: Where the transaction stands.
+    ///   - findings: What handlers found; none by default.
     public init(
         id: UUID = UUID(),
         request: CapturedRequest,
@@ -60,7 +63,8 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         error: TransactionError? = nil,
         answeredBy: String = Transaction.answeredByNetwork,
         annotations: [String: String] = [:],
-        state: State = .pending
+        state: State = .pending,
+        findings: [Finding] = []
     ) {
         self.id = id
         self.request = request
@@ -71,6 +75,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         self.answeredBy = answeredBy
         self.annotations = annotations
         self.state = state
+        self.findings = findings
     }
 
     /// The ``answeredBy`` value of transactions answered by the forwarding transport.

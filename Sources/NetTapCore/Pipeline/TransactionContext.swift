@@ -14,6 +14,7 @@ public final class TransactionContext: Sendable {
     private struct State {
         var answeredBy = Transaction.answeredByNetwork
         var annotations: [String: String] = [:]
+        var findings: [Finding] = []
         var redirects: [RedirectHop] = []
         var requestSent: Double?
         var firstByte: Double?
@@ -69,6 +70,17 @@ public final class TransactionContext: Sendable {
 
     /// The notes added so far.
     public var annotations: [String: String] { state.withLock { $0.annotations } }
+
+    /// Adds a finding, kept on the captured transaction's ``Transaction/findings`` in the order added.
+    ///
+    /// Findings added until the transaction ends (also while its body streams) are captured.
+    /// - Parameter finding: What was found.
+    public func addFinding(_ finding: Finding) {
+        state.withLock { $0.findings.append(finding) }
+    }
+
+    /// The findings added so far, in order.
+    public var findings: [Finding] { state.withLock { $0.findings } }
 
     /// Records a redirect hop (called by transports that follow redirects).
     /// - Parameter hop: The hop.
