@@ -233,8 +233,8 @@ public final class OfflineCache: Sendable {
         let date = now()
         let found = state.withLock { state -> Slot? in
             let candidates = (state.idsByKey[key] ?? []).compactMap { state.slots[$0] }
-            guard var slot = candidates.filter({ $0.record.matchesVary(of: request) }).max(by: { $0.sequence < $1.sequence })
-            else { return nil }
+            let matching = candidates.filter { $0.record.matchesVary(of: request) }
+            guard var slot = matching.max(by: { $0.sequence < $1.sequence }) else { return nil }
             slot.sequence = state.nextSequence()
             slot.lastAccess = date
             state.slots[slot.id] = slot
@@ -273,7 +273,9 @@ public final class OfflineCache: Sendable {
         }
         let date = now()
         let removed = state.withLock { state -> [UUID] in
-            var removed = (state.idsByKey[record.primaryKey] ?? []).filter { state.slots[$0]?.record.vary == record.vary }
+            var removed = (state.idsByKey[record.primaryKey] ?? []).filter {
+                state.slots[$0]?.record.vary == record.vary
+            }
             for old in removed { state.remove(old) }
             state.insert(Slot(id: id, record: record, lastAccess: date, sequence: state.nextSequence()))
             removed += Self.evict(&state, toFit: maxBytes, keeping: id)
@@ -371,7 +373,8 @@ public final class OfflineCache: Sendable {
                 defer { state.lastIndexWriteFailed = failure != nil }
                 return failure != nil && !state.lastIndexWriteFailed
             }
-            if isNewFailure, let failure {
+            // A directory removed from outside (the cache cleared by hand, a test cleaning up) is not news.
+            if isNewFailure, let failure, FileManager.default.fileExists(atPath: directory.path) {
                 // Entries stay usable (their metadata is on disk); only the use order may be lost.
                 CacheFiles.note("could not write index.json: \(failure)", directory: directory)
             }

@@ -130,7 +130,11 @@ public struct OfflineCacheHandler: TransactionHandler {
     // MARK: - Answering
 
     /// The stored answer for `request`, or `error` rethrown when it is not a fallback error or nothing is stored.
-    private func answer(_ request: URLRequest, replacing error: any Error, context: TransactionContext) throws
+    private func answer(
+        _ request: URLRequest,
+        replacing error: any Error,
+        context: TransactionContext
+    ) throws
         -> HTTPResponse
     {
         guard !Task.isCancelled, let code = Self.urlErrorCode(of: error), fallbackErrorCodes.contains(code) else {
