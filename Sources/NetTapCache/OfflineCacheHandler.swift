@@ -49,6 +49,12 @@ import FoundationNetworking
 /// failure that was replaced). Other outcomes annotate `cache` with `stored`, `miss` (a fallback error but no
 /// entry) or `not stored: <reason>`.
 ///
+/// Disk work on the way: each body chunk is appended to the entry's file on the thread that delivers it, before
+/// it is passed on (the body is never held in memory); the commit (a rename and a small metadata file, plus
+/// removing evicted files) runs before the app sees the end of the body, so the entry exists once the app has
+/// the whole body; the index is rewritten in the background. An answer from the cache is read in 64 KiB
+/// chunks on a background queue, paced by the app's reading.
+///
 /// Redirects that the network followed are stored as their final answer (under the first request's URL, with
 /// the final URL as the answer's URL). A body that fails after its head arrived cannot fall back: the network
 /// answered. With the `Interceptor`, the request's own idle timeout also runs around the whole pipeline and
