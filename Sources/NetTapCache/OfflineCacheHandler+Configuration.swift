@@ -1,0 +1,147 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension OfflineCacheHandler {
+    /// The keys of the `cache` configuration object.
+    public static let configurationKeys: Set<String> = [
+        "directory", "maxBytes", "maxEntryBytes", "match", "fallbackErrors",
+    ]
+
+    /// Creates the handler and opens its cache from configuration JSON, the `cache` section of `nettap.json`.
+    ///
+    /// ```json
+    /// {
+    ///   "directory": "cache",
+    ///   "maxBytes": "64 MiB",
+    ///   "maxEntryBytes": 1048576,
+    ///   "match": {"host": "api.example.com"},
+    ///   "fallbackErrors": ["notConnectedToInternet", "cannotConnectToHost", "timedOut"]
+    /// }
+    /// ```
+    /// Every key is optional:
+    /// - `directory`: the cache directory, relative to `baseDirectory` unless absolute (`~` is expanded);
+    ///   `NetTap/OfflineCache` in the user's caches directory by default.
+    /// - `maxBytes`, `maxEntryBytes`: a number of bytes, or a string with a unit (see
+    ///   ``OfflineCache/byteCount(parsing:)``); 64 MiB and 8 MiB by default (see ``OfflineCache``).
+    /// - `match`: a `RequestMatcher` configuration selecting the `GET` requests stored and answered; every `GET`
+    ///   by default.
+    /// - `fallbackErrors`: `URLError` code names (the Swift case names: `notConnectedToInternet`,
+    ///   `cannotConnectToHost`, `timedOut`, `cannotFindHost`, `networkConnectionLost`, `dnsLookupFailed`,
+    ///   `internationalRoamingOff`, `callIsActive`, `dataNotAllowed`, `secureConnectionFailed`,
+    ///   `badServerResponse`, `cannotLoadFromNetwork`); ``defaultFallbackErrorCodes`` by default.
+    ///
+    /// - Parameters:
+    ///   - node: The cache object, for example `$.cache` of `nettap.json`.
+    ///   - baseDirectory: What a relative `directory` is relative to, usually the configuration file's directory;
+    ///     the current directory by default.
+    /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a suggestion), a
+    ///   wrong type, a size without a known unit or out of range, an unknown error name, an invalid matcher, or a
+    ///   directory that cannot be used.
+    public init(
+        configuration node: ConfigNode,
+        baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) throws {
+        try node.rejectUnknownKeys(allowed: Self.configurationKeys)
+        let directoryNode = try node.child("directory").flatMap { $0.value == .null ? nil : $0 }
+        let directory: URL
+        if let directoryNode {
+            let path = (try directoryNode.stringValue() as NSString).expandingTildeInPath
+            guard !path.isEmpty else { throw directoryNode.error("expected a directory path, found an empty string") }
+            directory =
+                path.hasPrefix("/")
+                ? URL(fileURLWithPath: path, isDirectory: true)
+                : baseDirectory.appendingPathComponent(path, isDirectory: true)
+        } else {
+            directory = OfflineCache.defaultDirectory
+        }
+        let maxBytes = try Self.byteCount(node, "maxBytes") ?? OfflineCache.defaultMaxBytes
+        let maxEntryBytes = try Self.byteCount(node, "maxEntryBytes")
+        if let maxEntryBytes, maxEntryBytes > maxBytes, let entryNode = try node.child("maxEntryBytes") {
+            throw entryNode.error("maxEntryBytes (\(maxEntryBytes) bytes) must not exceed maxBytes (\(maxBytes) bytes)")
+        }
+        let matcher = try node.child("match").flatMap { $0.value == .null ? nil : $0 }.map(
+            RequestMatcher.init(configuration:)
+        )
+        var codes = Self.defaultFallbackErrorCodes
+        if let list = try node.child("fallbackErrors"), list.value != .null {
+            codes = []
+            for element in try list.elements() {
+                let name = try element.stringValue()
+                guard let code = URLErrorName.codes[name] else {
+                    let known = Set(URLErrorName.codes.keys)
+                    if let suggestion = ConfigNode.suggestion(for: name, among: known) {
+                        throw element.error("unknown URLError code name \"\(name)\"; did you mean \"\(suggestion)\"?")
+                    }
+                    throw element.error(
+                        "unknown URLError code name \"\(name)\"; expected one of: \(known.sorted().joined(separator: ", "))"
+                    )
+                }
+                codes.insert(code)
+            }
+        }
+        let cache: OfflineCache
+        do {
+            cache = try OfflineCache(directory: directory, maxBytes: maxBytes, maxEntryBytes: maxEntryBytes)
+        } catch let error as OfflineCacheError {
+            throw (directoryNode ?? node).error(error.message)
+        }
+        self.init(cache: cache, matcher: matcher ?? .any, fallbackErrorCodes: codes)
+    }
+
+    /// Reads a byte count member: a positive integer, or a string with a unit.
+    private static func byteCount(_ node: ConfigNode, _ key: String) throws -> Int? {
+        guard let member = try node.child(key), member.value != .null else { return nil }
+        if case .string(let text) = member.value {
+            guard let bytes = OfflineCache.byteCount(parsing: text) else {
+                throw member.error(
+                    "invalid size \"\(text)\"; expected a positive number and a unit: bytes, KB, MB, GB, KiB, MiB, "
+                        + "GiB (for example \"64 MiB\"), or a number of bytes"
+                )
+            }
+            return bytes
+        }
+        let bytes = try member.intValue()
+        guard bytes >= 1 else { throw member.error("expected a size of at least 1 byte, found \(bytes)") }
+        return bytes
+    }
+}
+
+extension OfflineCache {
+    /// The default directory: `NetTap/OfflineCache` in the user's caches directory (`~/Library/Caches` on Apple
+    /// platforms, `$XDG_CACHE_HOME` or `~/.cache` on Linux), or in the temporary directory when there is none.
+    public static var defaultDirectory: URL {
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent("NetTap", isDirectory: true)
+            .appendingPathComponent("OfflineCache", isDirectory: true)
+    }
+
+    /// Reads a size with an optional unit and returns it in bytes.
+    ///
+    /// Units (case is ignored; 1 KB = 1,000 bytes, 1 KiB = 1,024 bytes): `bytes` (or `B`), `KB`, `MB`, `GB`,
+    /// `KiB`, `MiB`, `GiB`. A number alone is bytes; a space between number and unit is optional: `64 MiB`,
+    /// `1.5MB`, `4096`.
+    ///
+    /// - Parameter text: The size, for example `64 MiB`.
+    /// - Returns: Bytes, rounded to the nearest byte; `nil` when the text is not a positive number with a known
+    ///   unit or the result is below 1 byte or too large.
+    public static func byteCount(parsing text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let unitStart = trimmed.firstIndex { !($0.isNumber || $0 == ".") } ?? trimmed.endIndex
+        guard let number = Double(trimmed[..<unitStart]), number > 0, number.isFinite else { return nil }
+        let unit = trimmed[unitStart...].trimmingCharacters(in: .whitespaces).lowercased()
+        let factors: [String: Double] = [
+            "": 1, "b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "kib": 1024, "mib": 1_048_576,
+            "gib": 1_073_741_824,
+        ]
+        guard let factor = factors[unit] else { return nil }
+        let bytes = (number * factor).rounded()
+        guard bytes >= 1, bytes < Double(Int.max) else { return nil }
+        return Int(bytes)
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Answers `GET` requests from an ``OfflineCache`` when the network cannot be reached, and stores successful
+/// answers for that.
+///
+/// ```
+///  request ─▶ next (unchanged) ─┬─ response 200 ─▶ body teed to disk as the app reads it ─▶ app
+///                               │                   (entry committed when the body completes)
+///                               └─ URLError (offline, refused, timed out, …) ─▶ stored entry? ─▶ answer
+///                                                                                  │ none
+///                                                                                  ▼
+///                                                                    the same error, unchanged
+/// ```
+///
+/// This is an **offline fallback, not an HTTP cache**: every request goes to the network exactly as the app
+/// sent it (no conditional headers are added, nothing is answered from disk while the network works), and a
+/// stored answer is used only when the rest of the pipeline throws one of ``fallbackErrorCodes``. Any answer
+/// from the network wins, a `5xx` included. Freshness (`max-age`, `Expires`) and revalidation directives
+/// (`no-cache`, `must-revalidate`) are therefore not evaluated: when offline, an old answer is better than
+/// none, and its `Age` field says how old it is.
+///
+/// What is stored (RFC 9111 §3, as a private cache):
+/// - a response with status `200` to a `GET` request that ``matcher`` selects, once its body completed — a
+///   cancelled or failed body leaves nothing, and a body larger than ``OfflineCache/maxEntryBytes`` passes
+///   through unstored;
+/// - not when the request or the response says `Cache-Control: no-store` (RFC 9111 §5.2.1.5, §5.2.2.5); a
+///   response with `no-store` also removes the stored answer it would have replaced. A request with
+///   `no-store` is never answered from the cache either;
+/// - not when the response says `Vary: *` (RFC 9111 §4.1); other `Vary` fields are honoured: the storing
+///   request's values of those fields are part of the key, and only a request with the same values (absent
+///   fields matching absent fields) is answered.
+/// - The key is method, absolute URL without fragment (`https` included) and those values; a newer answer
+///   replaces the older one for the same key.
+/// - The stored head leaves out what describes one transfer rather than the content: `Content-Encoding`,
+///   `Content-Length`, `Transfer-Encoding` (the body is stored decoded, as the app received it), hop-by-hop
+///   fields (`Connection` and the fields it names, `Keep-Alive`, `TE`, `Trailer`, `Upgrade`,
+///   `Proxy-Authenticate`, `Proxy-Authentication-Info`, `Proxy-Connection`; RFC 9111 §3.1), `Age` (recomputed),
+///   and `Set-Cookie`: a stale answer must not overwrite cookies the server has set since.
+///
+/// An answer from the cache has the stored status, URL and head plus `Content-Length` (the stored size) and
+/// `Age` (RFC 9111 §5.1: seconds since the response was generated, per §4.2.3). No `Warning` field is added:
+/// RFC 9111 made it obsolete. The transaction shows `answeredBy == "cache"` and the annotations
+/// `cache` = `hit`, `cache.stored` (ISO 8601 date), `cache.age` (seconds) and `cache.networkError` (the
+/// failure that was replaced). Other outcomes annotate `cache` with `stored`, `miss` (a fallback error but no
+/// entry) or `not stored: <reason>`.
+///
+/// Disk work on the way: each body chunk is appended to the entry's file on the thread that delivers it, before
+/// it is passed on (the body is never held in memory); the commit (a rename and a small metadata file, plus
+/// removing evicted files) runs before the app sees the end of the body, so the entry exists once the app has
+/// the whole body; the index is rewritten in the background. An answer from the cache is read in 64 KiB
+/// chunks on a background queue, paced by the app's reading.
+///
+/// Redirects that the network followed are stored as their final answer (under the first request's URL, with
+/// the final URL as the answer's URL). A body that fails after its head arrived cannot fall back: the network
+/// answered. With the `Interceptor`, the request's own idle timeout also runs around the whole pipeline and
+/// fails it with `URLError(.timedOut)` without passing through this handler, so a silent server is answered
+/// from the cache only when a handler or transport below reports the timeout first.
+///
+/// ```swift
+/// let cache = try OfflineCache(directory: cachesURL.appendingPathComponent("NetTap/offline"))
+/// interceptor.handlers = [OfflineCacheHandler(cache: cache)]
+/// ```
+///
+/// Place it before handlers that simulate failures (shaping's offline condition) so their failures fall back
+/// too, and after handlers that answer by themselves (stubs), whose answers are then never stored.
+///
+/// Thread safety: the handler is a value; its cache may be used from any thread.
+public struct OfflineCacheHandler: TransactionHandler {
+    /// `cache`: the handler's name, shown as `Transaction.answeredBy` for answers from the cache.
+    public let name = "cache"
+    /// The store.
+    public let cache: OfflineCache
+    /// Which requests are stored and answered; every `GET` by default.
+    public var matcher: RequestMatcher
+    /// The network failures answered from the cache when an entry exists.
+    public var fallbackErrorCodes: Set<URLError.Code>
+
+    /// The failures that mean "the network cannot be reached": `.notConnectedToInternet` (-1009),
+    /// `.cannotConnectToHost` (-1004), `.timedOut` (-1001), `.cannotFindHost` (-1003),
+    /// `.networkConnectionLost` (-1005) and `.dnsLookupFailed` (-1006).
+    ///
+    /// TLS failures, `.badServerResponse` and cancellation are left out on purpose: they are not offline
+    /// conditions, and hiding them would hide real faults.
+    public static let defaultFallbackErrorCodes: Set<URLError.Code> = [
+        .notConnectedToInternet, .cannotConnectToHost, .timedOut, .cannotFindHost, .networkConnectionLost,
+        .dnsLookupFailed,
+    ]
+
+    /// Creates the handler.
+    ///
+    /// - Parameters:
+    ///   - cache: The store.
+    ///   - matcher: Which `GET` requests are stored and answered; `RequestMatcher.any` by default.
+    ///   - fallbackErrorCodes: The failures answered from the cache; ``defaultFallbackErrorCodes`` by default.
+    public init(
+        cache: OfflineCache,
+        matcher: RequestMatcher = .any,
+        fallbackErrorCodes: Set<URLError.Code> = OfflineCacheHandler.defaultFallbackErrorCodes
+    ) {
+        self.cache = cache
+        self.matcher = matcher
+        self.fallbackErrorCodes = fallbackErrorCodes
+    }
+
+    /// Sends the request on unchanged, stores a successful answer, and answers from the cache when the network
+    /// cannot be reached.
+    ///
+    /// - Parameters:
+    ///   - request: The request; passed to `next` as it is.
+    ///   - context: The transaction's context; annotated as described on the type.
+    ///   - next: The rest of the pipeline; always called, once.
+    /// - Returns: The network's response (its body teed to disk when it is stored), or the stored answer.
+    /// - Throws: What `next` throws, unchanged, when there is no stored answer for it to replace.
+    /// - Complexity: O(*v*) for *v* stored variants of the URL, plus eviction when storing.
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        guard (request.httpMethod ?? "GET").uppercased() == "GET", !CacheDirectives.hasNoStore(request),
+            OfflineCache.primaryKey(for: request) != nil, matcher.matches(request)
+        else {
+            return try await next(request)
+        }
+        let requestTime = cache.now()
+        let response: HTTPResponse
+        do {
+            response = try await next(request)
+        } catch {
+            return try answer(request, replacing: error, context: context)
+        }
+        return store(response, for: request, requestTime: requestTime, context: context)
+    }
+
+    // MARK: - Answering
+
+    /// The stored answer for `request`, or `error` rethrown when it is not a fallback error or nothing is stored.
+    private func answer(
+        _ request: URLRequest,
+        replacing error: any Error,
+        context: TransactionContext
+    ) throws
+        -> HTTPResponse
+    {
+        guard !Task.isCancelled, let code = Self.urlErrorCode(of: error), fallbackErrorCodes.contains(code) else {
+            throw error
+        }
+        guard let (record, handle) = cache.lookup(request) else {
+            context.annotate("cache", "miss")
+            throw error
+        }
+        let age = max(0, record.initialAge + Int(cache.now().timeIntervalSince(record.storedDate).rounded(.down)))
+        var headers = record.headers
+        headers.remove(name: "Age")
+        headers.set(name: "Content-Length", value: String(record.byteCount))
+        headers.add(name: "Age", value: String(age))
+        context.answer(by: name)
+        context.annotate("cache", "hit")
+        context.annotate("cache.stored", Self.iso8601(record.storedDate))
+        context.annotate("cache.age", String(age))
+        context.annotate("cache.networkError", "\(URLErrorName.name(of: code)) (\(code.rawValue))")
+        return HTTPResponse(
+            statusCode: record.statusCode,
+            headers: headers,
+            url: record.responseURL.flatMap(URL.init(string:)),
+            httpVersion: record.httpVersion,
+            body: CachedBody.make(handle: handle, byteCount: record.byteCount)
+        )
+    }
+
+    /// The `URLError` code of `error`, also for an `NSError` in `NSURLErrorDomain` (which Linux does not bridge).
+    static func urlErrorCode(of error: any Error) -> URLError.Code? {
+        if let urlError = error as? URLError { return urlError.code }
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return nil }
+        return URLError.Code(rawValue: nsError.code)
+    }
+
+    /// `date` as an ISO 8601 date and time in UTC, such as `2026-05-01T12:00:00Z`.
+    static func iso8601(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+
+    // MARK: - Storing
+
+    /// The response, its body teed into a new entry when it may be stored.
+    private func store(
+        _ response: HTTPResponse,
+        for request: URLRequest,
+        requestTime: Date,
+        context: TransactionContext
+    ) -> HTTPResponse {
+        guard response.statusCode == 200 else {
+            context.annotate("cache", "not stored: status \(response.statusCode)")
+            return response
+        }
+        if CacheDirectives.hasNoStore(response.headers.values(for: "Cache-Control")) {
+            cache.remove(matching: request)
+            context.annotate("cache", "not stored: Cache-Control no-store")
+            return response
+        }
+        let varyNames: [String]
+        switch CacheDirectives.vary(response.headers) {
+        case .any:
+            context.annotate("cache", "not stored: Vary *")
+            return response
+        case .none:
+            varyNames = []
+        case .fields(let names):
+            varyNames = names
+        }
+        if let length = response.body.expectedLength, length > Int64(cache.maxEntryBytes) {
+            context.annotate("cache", "not stored: body larger than maxEntryBytes (\(cache.maxEntryBytes) bytes)")
+            return response
+        }
+        guard let key = OfflineCache.primaryKey(for: request) else { return response }
+        let writer: CacheEntryWriter
+        do {
+            writer = try CacheEntryWriter(cache: cache)
+        } catch {
+            CacheFiles.note("could not create a file for \(key.key): \(error)", directory: cache.directory)
+            context.annotate("cache", "not stored: \(error)")
+            return response
+        }
+        let responseTime = cache.now()
+        let record = CachedEntryRecord(
+            method: "GET",
+            url: key.url,
+            vary: CacheDirectives.values(of: varyNames, in: request),
+            statusCode: response.statusCode,
+            httpVersion: response.httpVersion,
+            responseURL: response.url.map(\.absoluteString).flatMap { $0 == key.url ? nil : $0 },
+            headers: Self.storedHeaders(response.headers),
+            storedDate: responseTime,
+            initialAge: CacheDirectives.initialAge(
+                headers: response.headers,
+                requestTime: requestTime,
+                responseTime: responseTime
+            ),
+            byteCount: 0
+        )
+        let cache = cache
+        return tee(response, into: writer) { result in
+            switch result {
+            case .success(let byteCount):
+                var complete = record
+                complete.byteCount = byteCount
+                context.annotate("cache", cache.commit(id: writer.id, record: complete) ? "stored" : "not stored")
+            case .failure(let abandoned):
+                context.annotate("cache", "not stored: \(abandoned.reason)")
+            }
+        }
+    }
+
+    /// Passes the body on chunk by chunk while `writer` writes it; `onEnd` runs with the writer's result before
+    /// the app sees a complete body end, so the entry exists once the app has the whole body.
+    private func tee(
+        _ response: HTTPResponse,
+        into writer: CacheEntryWriter,
+        onEnd: @escaping @Sendable (Result<Int, CacheEntryWriter.Abandoned>) -> Void
+    ) -> HTTPResponse {
+        var response = response
+        let upstream = response.body.channel
+        let downstream = BodyChannel()
+        // The consumer's pace goes back upstream: bytes count as delivered once the consumer took them.
+        downstream.setPressureHandler(highWater: 0, lowWater: 0) { [weak downstream] isPaused in
+            guard !isPaused, let downstream else { return }
+            let count = writer.takeUnacknowledged(outstanding: downstream.outstandingBytes)
+            if count > 0 { upstream.acknowledge(count) }
+        }
+        downstream.onCancel {
+            writer.abandon(reason: "the body was cancelled")
+            upstream.cancel()
+        }
+        upstream.setSink { event in
+            switch event {
+            case .chunk(let data):
+                writer.append(data)
+                downstream.send(data)
+            case .end(let error?):
+                writer.abandon(reason: "the body failed: \(error.localizedDescription)")
+                onEnd(writer.finish())
+                downstream.finish(throwing: error)
+            case .end(nil):
+                if downstream.isCancelled { writer.abandon(reason: "the body was cancelled") }
+                onEnd(writer.finish())
+                downstream.finish()
+            }
+        }
+        response.body = ResponseBody(channel: downstream, expectedLength: response.body.expectedLength)
+        return response
+    }
+
+    /// The response fields that are stored: all but the per-transfer, hop-by-hop, `Age` and `Set-Cookie` fields.
+    static func storedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var dropped: Set<String> = [
+            "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer",
+            "upgrade", "proxy-authenticate", "proxy-authentication-info", "proxy-connection", "age", "set-cookie",
+        ]
+        for value in headers.values(for: "Connection") {
+            for name in value.split(separator: ",") {
+                dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
+            }
+        }
+        return HTTPHeaders(headers.fields.filter { !dropped.contains($0.name.lowercased()) })
+    }
+}
