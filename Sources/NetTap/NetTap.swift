@@ -1,5 +1,6 @@
 // The umbrella module: `import NetTap` brings in every NetTap capability.
 @_exported import NetTapCore
+@_exported import NetTapFiles
 @_exported import NetTapHAR
 @_exported import NetTapMocking
 @_exported import NetTapReplay
