@@ -61,10 +61,11 @@ extension FileMount {
         let prefixText = try prefixNode.stringValue()
         let directoryText = try directoryNode.stringValue()
         let fallsThrough = try node.bool("fallthrough") ?? false
+        let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let directory =
             directoryText.hasPrefix("/")
             ? URL(fileURLWithPath: directoryText, isDirectory: true)
-            : URL(fileURLWithPath: directoryText, isDirectory: true, relativeTo: baseDirectory).absoluteURL
+            : base.appendingPathComponent(directoryText, isDirectory: true).standardizedFileURL
         do {
             try self.init(prefix: prefixText, directory: directory, fallsThrough: fallsThrough)
         } catch FileMountError.invalidPrefix(_, let reason) {
