@@ -9,7 +9,7 @@ import UniformTypeIdentifiers
 /// - On Apple platforms: `UTType(filenameExtension:)?.preferredMIMEType` (UniformTypeIdentifiers).
 /// - Elsewhere: the system table `/etc/mime.types` (on Debian the `media-types` package), read once on first
 ///   use and kept; each line is `type/subtype ext1 ext2 …`, `#` starts a comment, and when two lines claim an
-///   extension the first one wins (``SystemMIMETable``).
+///   extension the first one wins (`SystemMIMETable`).
 /// - Either way, a few web types the table may lack (`wasm`, `mjs`, `webmanifest`) come from a built-in list,
 ///   and an unknown extension gives ``fallback``.
 ///
