@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
+        .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -28,10 +29,12 @@ let package = Package(
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapCache", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(name: "NetTapFiles", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
+                "NetTapFiles",
             ],
             swiftSettings: strict
         ),
@@ -86,6 +89,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetTapFilesTests",
+            dependencies: ["NetTapFiles", "NetTapCore", "NetTapTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapReplayTests",
             dependencies: ["NetTapReplay", "NetTapHAR", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
@@ -101,7 +109,7 @@ let package = Package(
             name: "NetTapIntegrationTests",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapTestSupport", "NetTapTesting",
+                "NetTapFiles", "NetTapTestSupport", "NetTapTesting",
             ],
             swiftSettings: strict
         ),
