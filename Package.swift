@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
+        .library(name: "NetTapIntegrity", targets: ["NetTapIntegrity"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -26,9 +27,17 @@ let package = Package(
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .systemLibrary(name: "CNetTapCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "NetTapIntegrity",
+            dependencies: ["NetTapCore", .target(name: "CNetTapCrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .target(
             name: "NetTap",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
+            dependencies: [
+                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapIntegrity",
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -77,6 +86,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetTapIntegrityTests",
+            dependencies: ["NetTapIntegrity", "NetTapCore", "NetTapTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapReplayTests",
             dependencies: ["NetTapReplay", "NetTapHAR", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
@@ -91,8 +105,8 @@ let package = Package(
         .testTarget(
             name: "NetTapIntegrationTests",
             dependencies: [
-                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapTestSupport",
-                "NetTapTesting",
+                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapIntegrity",
+                "NetTapTestSupport", "NetTapTesting",
             ],
             swiftSettings: strict
         ),

@@ -1,6 +1,7 @@
 // The umbrella module: `import NetTap` brings in every NetTap capability.
 @_exported import NetTapCore
 @_exported import NetTapHAR
+@_exported import NetTapIntegrity
 @_exported import NetTapMocking
 @_exported import NetTapReplay
 @_exported import NetTapShaping
