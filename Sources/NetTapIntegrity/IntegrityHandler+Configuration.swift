@@ -162,10 +162,10 @@ extension IntegrityRule {
         return .files(files)
     }
 
-    /// An absolute path as is; a relative one against `baseDirectory` (or the current directory).
+    /// An absolute path as is; a relative one under `baseDirectory` (or the current directory).
     private static func resolve(_ path: String, in baseDirectory: URL?) -> URL {
-        path.hasPrefix("/")
-            ? URL(fileURLWithPath: path).standardizedFileURL
-            : URL(fileURLWithPath: path, relativeTo: baseDirectory).standardizedFileURL
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        guard let baseDirectory else { return URL(fileURLWithPath: path).standardizedFileURL }
+        return baseDirectory.appendingPathComponent(path).standardizedFileURL
     }
 }
