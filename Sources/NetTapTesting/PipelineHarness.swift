@@ -25,7 +25,7 @@ public struct PipelineHarness: Sendable {
         public var answeredBy: String
         /// The notes handlers added.
         public var annotations: [String: String]
-        /// The findings handlers added (``TransactionContext/findings``), read after the whole body.
+        /// The findings handlers added (`TransactionContext.findings`), read after the whole body.
         public var findings: [Finding]
         /// The redirect hops the transport recorded.
         public var redirects: [RedirectHop]
