@@ -19,7 +19,7 @@ import FoundationNetworking
 /// For a response that the first selecting ``IntegrityRule`` has an expectation for, the handler reads the
 /// whole body (as decoded by the URL Loading System: SRI digests cover the body after `Content-Encoding` is
 /// removed, and NetTap bodies are always decoded), hashes it with the expectation's algorithm, and only then
-/// returns. Every mismatch adds a ``NetTapCore/Finding`` with rule `integrity.mismatch`, severity high, location
+/// returns. Every mismatch adds a `Finding` with rule `integrity.mismatch`, severity high, location
 /// `body` and details `url`, `algorithm`, `expected` and `actual` (SRI expressions) and `action`; then:
 ///
 /// - ``IntegrityRule/MismatchAction/fallback(_:)``: the known-good copy is read and checked against the same

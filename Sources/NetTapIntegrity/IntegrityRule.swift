@@ -102,7 +102,7 @@ public struct IntegrityRule: Sendable {
     public func expectation(forPath path: String) -> IntegrityMetadata? {
         switch expectation {
         case .fileName:
-            digest(inFileName: (path as NSString).lastPathComponent).map(IntegrityMetadata.init)
+            Self.digest(inFileName: (path as NSString).lastPathComponent).map(IntegrityMetadata.init)
         case .manifest(let manifest):
             manifest.expectation(forPath: path)
         case .digest(let metadata):
@@ -110,7 +110,7 @@ public struct IntegrityRule: Sendable {
         }
     }
 
-    /// Reads the digest a file name carries.
+    /// Reads the digest a file name carries: the part before the extension, when it is a SHA-2 digest in hex.
     ///
     /// The rule, exactly: split the file name at every `.`; it needs at least two parts, and the part just
     /// before the last one (the extension) must consist of exactly 64, 96 or 128 hexadecimal digits (`0-9`,
@@ -119,14 +119,6 @@ public struct IntegrityRule: Sendable {
     /// the extension is `min`), `app-<64 hex>.js` (the hash is not its own part), `app.<63 or 65 hex>.js` and
     /// `app.<64 characters with a g>.js` carry none. Truncated content hashes that bundlers put in names by
     /// default (8 or 20 digits of MD4 or xxhash) are not digests NetTap can check.
-    /// - Parameter fileName: The last path component, for example `app.3f9a…e1.js`.
-    /// - Returns: The digest, or `nil` when the name carries none.
-    public func digest(inFileName fileName: String) -> IntegrityDigest? {
-        Self.digest(inFileName: fileName)
-    }
-
-    /// Reads the digest a file name carries, as ``digest(inFileName:)`` describes.
-    ///
     /// - Parameter fileName: The last path component, for example `app.3f9a…e1.js`.
     /// - Returns: The digest, or `nil` when the name carries none.
     public static func digest(inFileName fileName: String) -> IntegrityDigest? {
