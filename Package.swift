@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
         .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
+        .library(name: "NetTapIntegrity", targets: ["NetTapIntegrity"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
@@ -30,11 +31,17 @@ let package = Package(
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapCache", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapFiles", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .systemLibrary(name: "CNetTapCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "NetTapIntegrity",
+            dependencies: ["NetTapCore", .target(name: "CNetTapCrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .target(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles",
+                "NetTapFiles", "NetTapIntegrity",
             ],
             swiftSettings: strict
         ),
@@ -94,6 +101,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetTapIntegrityTests",
+            dependencies: ["NetTapIntegrity", "NetTapCore", "NetTapTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapReplayTests",
             dependencies: ["NetTapReplay", "NetTapHAR", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
@@ -109,7 +121,7 @@ let package = Package(
             name: "NetTapIntegrationTests",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapTestSupport", "NetTapTesting",
+                "NetTapFiles", "NetTapIntegrity", "NetTapTestSupport", "NetTapTesting",
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,6 @@
+// OpenSSL's libcrypto message digests (EVP_MD_CTX, EVP_sha256/384/512), used by NetTapIntegrity on Linux only.
+// Apple platforms use CryptoKit instead. Needs the libssl-dev package (scripts/test installs it when missing).
+#ifndef CNETTAPCRYPTO_SHIM_H
+#define CNETTAPCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#endif
