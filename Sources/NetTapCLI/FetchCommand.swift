@@ -37,6 +37,11 @@ public struct FetchCommand: Command {
             OptionSpec(names: ["-d", "--data"], valueName: "BODY", help: "Sends BODY as the request body."),
             OptionSpec(names: ["--data-file"], valueName: "PATH", help: "Sends the file's bytes as the request body."),
             OptionSpec(names: ["--har"], valueName: "OUT", help: "Writes the transaction as a HAR 1.2 file."),
+            OptionSpec(
+                names: ["-o", "--output"],
+                valueName: "PATH",
+                help: "Writes the body's bytes to PATH (text or binary) instead of standard output."
+            ),
             OptionSpec(names: ["-i", "--include"], help: "Prints the status line and response headers first."),
             OptionSpec(
                 names: ["--shared-session"],
@@ -58,7 +63,7 @@ public struct FetchCommand: Command {
         discussion: """
             The summary line (status, size in bytes, time in milliseconds, redirects, who answered) goes to
             standard error, so standard output holds only the response. Binary bodies are not printed: a line
-            with their size and type is.
+            with their size and type is; -o PATH saves any body byte for byte.
 
             Exit codes: 0 an HTTP response arrived (any status), 1 network error or unreadable data file,
             2 usage error.
@@ -95,6 +100,10 @@ public struct FetchCommand: Command {
     public var usesSharedSession: Bool
     /// The network profile to shape the request with (`--profile`), or `nil` for none.
     public var profile: NetworkProfile?
+    /// The `--profile` name as typed, shown in the summary line.
+    public var profileName: String?
+    /// Where to write the body (`-o`), as typed; `nil` prints it.
+    public var outputPath: String?
 
     /// Creates the command from parsed arguments.
     ///
@@ -170,9 +179,12 @@ public struct FetchCommand: Command {
                 )
             }
             profile = preset
+            profileName = name
         } else {
             profile = nil
+            profileName = nil
         }
+        outputPath = arguments.value("-o")
     }
 
     /// Sends the request and prints the response.
@@ -247,11 +259,13 @@ public struct FetchCommand: Command {
         if includesHeaders {
             environment.standardOutput.write(headText(status: status, response: response, transaction: transaction))
         }
-        if Formatting.isText(data, contentType: contentType) {
+        if let outputPath {
+            try writeBody(data, to: outputPath, environment)
+        } else if Formatting.isText(data, contentType: contentType) {
             environment.standardOutput.write(data)
         } else {
             environment.standardOutput.write(
-                "[binary body: \(data.count) bytes, \(contentType ?? "no Content-Type")]\n"
+                "[binary body: \(data.count) bytes, \(contentType ?? "no Content-Type"); -o PATH saves it]\n"
             )
         }
         let milliseconds =
@@ -261,7 +275,8 @@ public struct FetchCommand: Command {
         let answeredBy = transaction?.answeredBy ?? Transaction.answeredByNetwork
         environment.standardError.write(
             "\(Formatting.statusLine(status)), \(data.count) bytes, \(Formatting.milliseconds(milliseconds)) ms, "
-                + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)\n"
+                + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
+                + (profileName.map { ", shaped by \($0)" } ?? "") + "\n"
         )
         return .success
     }
@@ -309,6 +324,18 @@ public struct FetchCommand: Command {
             throw CLIError.failure(
                 command: "fetch",
                 input: input,
+                message: Formatting.unwritableFileReason(environment.fileURL(path), error: error)
+            )
+        }
+    }
+
+    private func writeBody(_ data: Data, to path: String, _ environment: CommandEnvironment) throws(CLIError) {
+        do {
+            try data.write(to: environment.fileURL(path), options: .atomic)
+        } catch {
+            throw CLIError.failure(
+                command: "fetch",
+                input: "-o \(Formatting.quoted(path))",
                 message: Formatting.unwritableFileReason(environment.fileURL(path), error: error)
             )
         }

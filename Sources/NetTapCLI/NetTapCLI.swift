@@ -63,7 +63,7 @@ public enum NetTapCLI {
     public static var helpText: String {
         let width = (commands.map { $0.spec.name.count } + [4]).max() ?? 4
         var lines = [
-            "nettap \(version): see, record and replay URLSession traffic through NetTap.",
+            "nettap \(version): see, record, mock, replay and shape URLSession traffic through NetTap.",
             "",
             "Usage: nettap COMMAND [ARGUMENTS...]",
             "       nettap help COMMAND | --help | --version",

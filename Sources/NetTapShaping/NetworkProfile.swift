@@ -3,7 +3,7 @@ import Foundation
 /// A network profile: the delay, bandwidth, loss and failure a shaped request experiences.
 ///
 /// ```
-///  request ─▶ condition? ─▶ latency + jitter ─▶ loss? ─▶ upload time ─▶ next ─▶ paced body ─▶ app
+///  request ─▶ condition? ─▶ upload time + latency + jitter ─▶ loss? ─▶ next ─▶ paced body ─▶ app
 /// ```
 ///
 /// Each value is a plain number with its unit in the name or type:
@@ -49,9 +49,11 @@ public struct NetworkProfile: Sendable, Hashable {
     /// The most extra delay added on top of ``latency``: each request waits `latency + u × jitter`, `u` drawn
     /// uniformly from `0..<1` with the handler's seeded random number generator.
     public var jitter: Duration
-    /// The download bandwidth in bytes per second; `nil` is unlimited.
+    /// The download bandwidth in bytes per second; `nil` (or a value ≤ 0) is unlimited.
+    ///
+    /// Shared by the requests a ``NetworkShaper`` gives this profile, as one link's bandwidth is.
     public var downloadBytesPerSecond: Int?
-    /// The upload bandwidth in bytes per second; `nil` is unlimited.
+    /// The upload bandwidth in bytes per second; `nil` (or a value ≤ 0) is unlimited; shared like the download's.
     public var uploadBytesPerSecond: Int?
     /// The probability, `0...1`, that a request fails with `URLError(.networkConnectionLost)` after its latency.
     ///

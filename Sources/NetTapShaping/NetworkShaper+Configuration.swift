@@ -28,6 +28,20 @@ extension NetworkShaper {
         let rules = try node.array("rules").map(ShapingRule.init(configuration:))
         self.init(profile: profile, rules: rules)
     }
+
+    /// Reads the `shaping` section of a `nettap.json` file (or a file that is only that section).
+    ///
+    /// ```swift
+    /// let shaper = try NetworkShaper.load(contentsOf: Bundle.main.url(forResource: "nettap", withExtension: "json")!)
+    /// ```
+    /// - Parameter url: The file.
+    /// - Returns: The shaper.
+    /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
+    ///   ``init(configuration:)``).
+    public static func load(contentsOf url: URL) throws -> NetworkShaper {
+        let root = try ConfigNode.load(contentsOf: url)
+        return try NetworkShaper(configuration: root.child("shaping") ?? root)
+    }
 }
 
 extension ShapingRule {
@@ -69,6 +83,11 @@ extension NetworkProfile {
             self = try Self.preset(configuration: node, name: name)
             return
         }
+        guard case .object = node.value else {
+            throw node.typeMismatch(
+                expected: "a preset name (\(Self.presets.keys.sorted().joined(separator: ", "))) or a profile object"
+            )
+        }
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var profile = NetworkProfile()
         if let preset = try node.presentMember("preset") {
@@ -95,7 +114,8 @@ extension NetworkProfile {
             let name = try condition.stringValue()
             guard let value = Self.conditionNames[name] else {
                 throw condition.error(
-                    "unknown condition \"\(name)\"; expected one of offline, dns-failure, timeout, server-down"
+                    "unknown condition \"\(name)\"; expected one of offline, dns-failure (or dnsFailure), timeout, "
+                        + "server-down (or serverDown)"
                 )
             }
             profile.condition = value
@@ -146,6 +166,18 @@ extension NetworkProfile {
     }
 
     private static func bandwidth(_ node: ConfigNode) throws -> Int? {
+        let bare: String? =
+            switch node.value {
+            case .integer(let integer): "\(integer)"
+            case .number(let number): "\(number)"
+            default: nil
+            }
+        if let bare {
+            throw node.error(
+                "a bandwidth needs its unit: write it as a string such as \"\(bare) kbit/s\" "
+                    + "(units: bytes/s, kbit/s, Mbit/s, KiB/s, MiB/s) or \"unlimited\""
+            )
+        }
         let text = try node.stringValue()
         if text.lowercased() == "unlimited" { return nil }
         guard let bytes = bytesPerSecond(parsing: text) else {

@@ -8,25 +8,28 @@ import FoundationNetworking
 /// Applies the ``NetworkShaper``'s profile to each request: conditions, latency, loss and bandwidth.
 ///
 /// ```
-///  request ─▶ condition ─▶ sleep latency + jitter + upload time ─▶ loss draw ─▶ next ─▶ throttled body
+///  request ─▶ condition ─▶ wait upload time (shared uplink) + latency + jitter ─▶ loss draw ─▶ next ─▶ paced body
 /// ```
 ///
 /// - Conditions fail before `next` is called, so nothing leaves the device: offline
 ///   (`.notConnectedToInternet`), DNS failure (`.cannotFindHost`), server down (`.cannotConnectToHost`), each
 ///   worded as the platform words the real failure (see `SimulatedFailure`).
 ///   Timeout waits on the clock until the request is cancelled; the interceptor's own timeout (the request's
-///   `timeoutInterval`) then fails it with `URLError(.timedOut)`.
-/// - Latency plus jitter (`latency + u × jitter`, `u` in `0..<1` from the injected generator) is one sleep on
-///   `context.clock`.
+///   `timeoutInterval`) then fails it with `URLError(.timedOut)`. A failure the shaper makes is answered by
+///   `shaping` in the capture (`answeredBy`), with the condition in the `shaping` annotation.
+/// - Latency plus jitter (`latency + u × jitter`, `u` in `0..<1` from the injected generator) is waited on
+///   `context.clock`, in the same sleep as the upload time.
 /// - Upload bandwidth paces the request body before it is forwarded: the body's size (`httpBody`, which NetTap
-///   fills in for streamed bodies before handlers run) divided by the upload rate is added to that sleep, then
+///   fills in for streamed bodies before handlers run) is given its time on the profile's uplink, after the bodies
+///   of other requests already on it (``NetworkShaper`` shares a profile's bandwidth among its requests), then
 ///   the body goes on whole. (Pacing it on the wire would need a body stream that says "not yet"; libcurl's
 ///   reader in FoundationNetworking takes "no bytes available" for the end of the body, so only a blocked
 ///   thread could pace there — see docs/platform-notes.md §12.)
 /// - Loss: with probability ``NetworkProfile/failureRate`` the request fails with
 ///   `URLError(.networkConnectionLost)` after its delay, without being sent.
-/// - Download bandwidth paces the response body on `context.clock` in steps of at most 50 ms; cancelling the
-///   body stops at once and cancels the upstream body.
+/// - Download bandwidth paces the response body on `context.clock` in pieces of at most 50 ms at the bandwidth,
+///   taking turns with the other downloads of the same profile; cancelling the body stops at once and cancels
+///   the upstream body.
 ///
 /// Every draw comes from one seeded generator, two per shaped request (jitter, then loss), so a run with the
 /// same seed and the same requests in the same order repeats exactly.
@@ -68,9 +71,10 @@ public struct ShapingHandler: TransactionHandler {
     /// - Throws: `URLError` with the condition's code, `URLError(.networkConnectionLost)` for simulated loss,
     ///   `CancellationError` when cancelled, or what the rest of the pipeline throws.
     public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
-        guard let profile = shaper.profile(for: request) else { return try await next(request) }
+        guard let (profile, link) = shaper.shaping(for: request) else { return try await next(request) }
         if let condition = profile.condition {
             context.annotate(name, condition.rawValue)
+            context.answer(by: name)
             if condition == .timeout {
                 try await hang(on: context.clock)
             }
@@ -79,22 +83,42 @@ public struct ShapingHandler: TransactionHandler {
         let (jitterFraction, lossDraw) = random.withLock { generator in
             (Double.random(in: 0..<1, using: &generator), Double.random(in: 0..<1, using: &generator))
         }
-        var delay = profile.latency + profile.jitter * jitterFraction
-        if let upload = profile.uploadBytesPerSecond, upload > 0, let body = request.httpBody {
-            delay += ThrottledBody.duration(ofByteCount: Int64(body.count), bytesPerSecond: upload)
-        }
-        if delay > .zero {
-            try await context.clock.sleep(for: delay)
-        }
+        let latency = profile.latency + profile.jitter * jitterFraction
+        try await wait(latency: latency, upload: request.httpBody, profile: profile, link: link, clock: context.clock)
         if lossDraw < profile.failureRate {
             context.annotate(name, "connection lost")
+            context.answer(by: name)
             throw SimulatedFailure.error(for: nil, url: request.url)
         }
         var response = try await next(request)
         if let download = profile.downloadBytesPerSecond, download > 0 {
-            response.body = ThrottledBody.make(response.body, bytesPerSecond: download, clock: context.clock)
+            response.body = ThrottledBody.make(
+                response.body,
+                bytesPerSecond: download,
+                link: link.downlink,
+                clock: context.clock
+            )
         }
         return response
+    }
+
+    /// Waits for the request's latency and for its body to cross the shared uplink, in one sleep: the body's
+    /// time on the uplink is reserved now (after the transfers already on it), and the latency adds to its end.
+    private func wait<C: Clock<Duration>>(
+        latency: Duration,
+        upload body: Data?,
+        profile: NetworkProfile,
+        link: SharedLink,
+        clock: C
+    ) async throws {
+        var due = clock.now
+        if let upload = profile.uploadBytesPerSecond, upload > 0, let body, !body.isEmpty {
+            due = link.uplink.reserve(byteCount: Int64(body.count), bytesPerSecond: upload, on: clock)
+        }
+        due = due.advanced(by: latency)
+        if clock.now < due {
+            try await clock.sleep(until: due, tolerance: nil)
+        }
     }
 
     /// Waits until the task is cancelled (a request that never gets an answer).

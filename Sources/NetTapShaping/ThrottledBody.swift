@@ -3,11 +3,11 @@ import NetTapCore
 
 /// Paces a response body to a bandwidth on a clock: a token bucket over the body's chunks.
 ///
-/// Chunks are cut into pieces of at most ``maximumStep`` worth of bytes; each piece is released when the
-/// bucket has earned it, so the app sees bytes every 50 ms or sooner and a test clock can be advanced step by
-/// step. Idle time (the upstream body being slower than the bandwidth) earns no credit: a late chunk starts a
-/// new schedule from the moment it arrives. Cancelling the paced body stops the pacing at once and cancels the
-/// upstream body.
+/// Chunks are cut into pieces of at most ``maximumStep`` worth of bytes; each piece reserves its time on the
+/// link's downlink (``SharedLink``, shared with the other transfers of the same profile) and is released when
+/// it is due, so the app sees bytes every 50 ms or sooner (when the link is not shared) and a test clock can be
+/// advanced step by step. Idle time (the upstream body being slower than the bandwidth) earns no credit beyond
+/// one step. Cancelling the paced body stops the pacing at once and cancels the upstream body.
 enum ThrottledBody {
     /// The longest wait between two pieces: 50 ms.
     static let maximumStep: Duration = .milliseconds(50)
@@ -17,13 +17,19 @@ enum ThrottledBody {
     /// - Parameters:
     ///   - body: The upstream body.
     ///   - bytesPerSecond: The bandwidth in bytes per second; must be positive.
+    ///   - link: The downlink the body shares with other transfers of its profile.
     ///   - clock: The clock to wait on (the transaction's).
     /// - Returns: The paced body, with the upstream body's expected length.
-    static func make(_ body: ResponseBody, bytesPerSecond: Int, clock: any Clock<Duration>) -> ResponseBody {
+    static func make(
+        _ body: ResponseBody,
+        bytesPerSecond: Int,
+        link: SharedLink.Direction,
+        clock: any Clock<Duration>
+    ) -> ResponseBody {
         ResponseBody.stream(expectedLength: body.expectedLength) { writer in
             let producer = Task {
                 do {
-                    try await pump(body, into: writer, bytesPerSecond: bytesPerSecond, clock: clock)
+                    try await pump(body, into: writer, bytesPerSecond: bytesPerSecond, link: link, clock: clock)
                     writer.finish()
                 } catch {
                     writer.finish(throwing: error)
@@ -59,24 +65,16 @@ enum ThrottledBody {
         _ body: ResponseBody,
         into writer: BodyWriter,
         bytesPerSecond: Int,
+        link: SharedLink.Direction,
         clock: C
     ) async throws {
         let piece = pieceSize(bytesPerSecond: bytesPerSecond)
-        var anchor = clock.now
-        var sinceAnchor: Int64 = 0
         for try await chunk in body {
-            // A chunk that arrives after the schedule ran out starts a new schedule: idle time earns no burst.
-            let now = clock.now
-            if anchor.advanced(by: duration(ofByteCount: sinceAnchor, bytesPerSecond: bytesPerSecond)) < now {
-                anchor = now
-                sinceAnchor = 0
-            }
             var offset = chunk.startIndex
             while offset < chunk.endIndex {
                 try Task.checkCancellation()
                 let end = chunk.index(offset, offsetBy: piece, limitedBy: chunk.endIndex) ?? chunk.endIndex
-                sinceAnchor += Int64(end - offset)
-                let due = anchor.advanced(by: duration(ofByteCount: sinceAnchor, bytesPerSecond: bytesPerSecond))
+                let due = link.reserve(byteCount: Int64(end - offset), bytesPerSecond: bytesPerSecond, on: clock)
                 try await clock.sleep(until: due, tolerance: nil)
                 guard !writer.isCancelled else { throw CancellationError() }
                 writer.write(Data(chunk[offset..<end]))

@@ -94,8 +94,32 @@ struct FetchCommandTests {
             interceptor: interceptor(headers: ["Content-Type": "application/octet-stream"], body: Data([0, 1, 2, 255]))
         )
         #expect(run.exitCode == .success)
-        #expect(run.standardOutput == "[binary body: 4 bytes, application/octet-stream]\n")
+        #expect(run.standardOutput == "[binary body: 4 bytes, application/octet-stream; -o PATH saves it]\n")
         #expect(run.standardError.hasPrefix("200 OK, 4 bytes, "))
+    }
+
+    @Test("-o writes the body's bytes to a file, binary or not, and prints nothing on standard output")
+    func output() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-fetch-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = Data([0, 1, 2, 255])
+        let run = await runCLI(
+            ["fetch", "https://api.test.example/blob", "-o", "blob.bin"],
+            interceptor: interceptor(headers: ["Content-Type": "application/octet-stream"], body: body),
+            workingDirectory: folder
+        )
+        #expect(run.exitCode == .success)
+        #expect(run.standardOutput.isEmpty)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("blob.bin")) == body)
+
+        let unwritable = await runCLI(
+            ["fetch", "https://api.test.example/blob", "-o", "missing/blob.bin"],
+            interceptor: interceptor(headers: ["Content-Type": "application/octet-stream"], body: body),
+            workingDirectory: folder
+        )
+        #expect(unwritable.exitCode == .failure)
+        #expect(unwritable.standardError.contains("-o \"missing/blob.bin\""))
     }
 
     @Test("a network error exits 1 with one line naming the URL and the URLError code")

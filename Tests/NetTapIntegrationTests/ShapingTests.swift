@@ -149,6 +149,24 @@ struct ShapingTests {
         #expect(lines.count == 2, "httpbin saw the direct and the shaped request")
     }
 
+    @Test("two downloads at once share the profile's bandwidth, as on one link: 2 × 32 KiB at 64 KiB/s take about 1 s")
+    func concurrentDownloadsShareBandwidth() async throws {
+        let server = try await HTTPBin.shared()
+        let profile = NetworkProfile(downloadBytesPerSecond: 65_536)
+        let caller = CallRecorder(interceptor: Self.interceptor(NetworkShaper(profile: profile)))
+        let start = ContinuousClock.now
+        let calls = [
+            caller.start(URLRequest(url: server.url("/stream-bytes/32768?seed=1&chunk_size=32768")), style: .async),
+            caller.start(URLRequest(url: server.url("/stream-bytes/32768?seed=2&chunk_size=32768")), style: .delegate),
+        ]
+        var outcomes: [Observed] = []
+        for call in calls { outcomes.append(await call.value) }
+        let elapsed = ContinuousClock.now - start
+        #expect(outcomes.map(\.body.count) == [32_768, 32_768])
+        // Alone each would take 0.5 s; sharing 64 KiB/s, the pair needs 1 s (the upper bound is generous).
+        #expect(elapsed >= .milliseconds(950) && elapsed < .seconds(20), "took \(elapsed)")
+    }
+
     @Test("cancelling a paced download from httpbin ends it at once with one -999, long before the pacing would")
     func cancelPacedDownload() async throws {
         let server = try await HTTPBin.shared()

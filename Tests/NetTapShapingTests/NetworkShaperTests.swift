@@ -107,6 +107,23 @@ struct ShapingConfigurationTests {
         #expect(down.condition == .dnsFailure && down.latency == NetworkProfile.edge.latency)
     }
 
+    @Test("load(contentsOf:) reads the shaping section of a whole nettap.json, or a file that is only that section")
+    func loadsTheSection() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-shaping-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("nettap.json")
+        try Data(#"{"shaping": {"profile": "edge"}}"#.utf8).write(to: whole)
+        #expect(try NetworkShaper.load(contentsOf: whole).profile == .edge)
+        let section = folder.appendingPathComponent("shaping.json")
+        try Data(#"{"profile": "lte"}"#.utf8).write(to: section)
+        #expect(try NetworkShaper.load(contentsOf: section).profile == .lte)
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data(#"{"shaping": {"profile": "5g"}}"#.utf8).write(to: broken)
+        let error = #expect(throws: ConfigurationError.self) { try NetworkShaper.load(contentsOf: broken) }
+        #expect(error?.description.hasPrefix("broken.json: $.shaping.profile: unknown network profile preset") == true)
+    }
+
     @Test(
         "bandwidth units are spelled out",
         arguments: [
@@ -142,6 +159,12 @@ struct ShapingConfigurationTests {
             (#"{"profile": {"condition": "asleep"}}"#, "nettap.json: $.profile.condition: unknown condition"),
             (#"{"profile": {"latencyMs": "fast"}}"#, "nettap.json: $.profile.latencyMs: expected a number"),
             (#"{"profiles": "3g"}"#, "nettap.json: $.profiles: unknown key"),
+            (
+                #"{"profile": {"downloadBandwidth": 780}}"#,
+                "nettap.json: $.profile.downloadBandwidth: a bandwidth needs its unit: write it as a string such as "
+                    + "\"780 kbit/s\""
+            ),
+            (#"{"profile": 3}"#, "nettap.json: $.profile: expected a preset name (100%-loss, 3g, dns-failure"),
         ]
     )
     func errorsNameThePlace(json: String, prefix: String) throws {

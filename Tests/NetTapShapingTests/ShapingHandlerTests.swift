@@ -216,6 +216,46 @@ struct ShapingHandlerTests {
         #expect(clock.now.offset == .seconds(10))
     }
 
+    @Test("two uploads on one profile share its bandwidth: the second body crosses after the first")
+    func uploadsShareTheLink() async throws {
+        let clock = TestClock()
+        let sentAt = Locked<[Duration]>([])
+        let transport = FakeTransport { _ in
+            sentAt.withLock { $0.append(clock.now.offset) }
+            return HTTPResponse(statusCode: 204)
+        }
+        let shaper = NetworkShaper(profile: NetworkProfile(latency: .milliseconds(100), uploadBytesPerSecond: 1000))
+        let harness = PipelineHarness(handlers: [ShapingHandler(shaper: shaper)], transport: transport, clock: clock)
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data(count: 1000)
+        let first = Task { try await harness.send(request) }
+        await clock.waitForSleepers(count: 1)
+        let second = Task { try await harness.send(request) }
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: .milliseconds(1_100))
+        _ = try await first.value
+        #expect(sentAt.current == [.milliseconds(1_100)], "1 s on the uplink, then 100 ms latency")
+        clock.advance(by: .milliseconds(1_000))
+        _ = try await second.value
+        #expect(sentAt.current == [.milliseconds(1_100), .milliseconds(2_100)], "queued behind the first body")
+    }
+
+    @Test("a failure the shaper makes is answered by the shaper in the capture, not by the network")
+    func failuresAreAnsweredByTheShaper() async throws {
+        for profile in [NetworkProfile.offline, .dnsFailure, .serverDown, .totalLoss] {
+            let harness = PipelineHarness(
+                handlers: [ShapingHandler(shaper: NetworkShaper(profile: profile))],
+                transport: FakeTransport()
+            )
+            let context = TransactionContext()
+            await #expect(throws: URLError.self) {
+                _ = try await harness.pipeline.send(URLRequest(url: url), context: context)
+            }
+            #expect(context.answeredBy == "shaping")
+        }
+    }
+
     @Test("cancelling a paced body stops the transfer at once and cancels the upstream body")
     func cancellationStopsPacing() async throws {
         let clock = TestClock()
