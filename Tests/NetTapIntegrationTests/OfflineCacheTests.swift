@@ -127,4 +127,61 @@ struct OfflineCacheIntegrationTests {
         #expect(await server.waitForRequests(withTestID: barrierID, count: 1).count == 1)
         #expect(server.requests(withTestID: testID).count == 1)
     }
+
+    /// Answers `200 stored` itself while switched on; passes requests to the network when off.
+    private struct OnlineSwitch: TransactionHandler {
+        let name = "online-switch"
+        let isOnline = Locked(true)
+
+        func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+            guard isOnline.current else { return try await next(request) }
+            context.answer(by: name)
+            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: .string("stored"))
+        }
+    }
+
+    @Test("a server that never answers: the network path's own timeout reaches the cache, which answers")
+    func hitWhenServerHangs() async throws {
+        let listener = try SilentListener()
+        let directory = Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try OfflineCache(directory: directory)
+        let online = OnlineSwitch()
+        let interceptor = Interceptor()
+        interceptor.handlers = [OfflineCacheHandler(cache: cache), online]
+        let caller = CallRecorder(interceptor: interceptor)
+        var request = URLRequest(url: listener.url("/hang"))
+        // 3 s: the idle timeout also covers the cached body after the head; 1 s proved too short for a machine
+        // loaded by the whole suite in parallel (a stalled scheduler, not NetTap, then failed the body).
+        request.timeoutInterval = 3
+
+        let first = await caller.send(request, style: .async)
+        #expect(first.body == Data("stored".utf8))
+        online.isOnline.withLock { $0 = false }
+        for style in CallerStyle.allCases {
+            let start = ContinuousClock.now
+            let answer = await caller.send(request, style: style)
+            let elapsed = ContinuousClock.now - start
+            #expect(answer.error == nil, "\(style): \(answer)")
+            #expect(answer.response?.statusCode == 200, "\(style)")
+            #expect(answer.body == Data("stored".utf8), "\(style)")
+            // After the request's 3 s timeout (the upper bound is generous for a loaded machine).
+            #expect(elapsed >= .milliseconds(2_900) && elapsed < .seconds(30), "\(style) took \(elapsed)")
+        }
+        let hits = interceptor.captureLog.transactions.filter { $0.answeredBy == "cache" }
+        #expect(hits.count == CallerStyle.allCases.count)
+        #expect(hits.allSatisfy { $0.annotations["cache.networkError"] == "timedOut (-1001)" })
+
+        // Not stored: the caller gets the platform's own timeout, as without NetTap.
+        var never = URLRequest(url: listener.url("/never-stored"))
+        never.timeoutInterval = 1
+        for style in CallerStyle.allCases {
+            let through = await caller.send(never, style: style)
+            let direct = await CallRecorder(interceptor: nil).send(never, style: style)
+            #expect(direct.nsError?.code == URLError.Code.timedOut.rawValue, "\(style)")
+            #expect(through.nsError?.domain == direct.nsError?.domain, "\(style)")
+            #expect(through.nsError?.code == direct.nsError?.code, "\(style)")
+            #expect(through.errorKeys == direct.errorKeys, "\(style)")
+        }
+    }
 }

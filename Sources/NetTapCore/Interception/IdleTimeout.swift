@@ -10,6 +10,12 @@ import Foundation
 /// Exactly one of "fired" and ``stop()`` wins: `onTimeout` runs only when no `stop()` came first, and `stop()`
 /// reports whether it came first.
 ///
+/// A `grace` closure, asked whenever the interval runs out, may postpone the timeout by the duration it returns
+/// (the watch keeps running meanwhile, so `stop()` still wins): the interceptor uses it while the forwarding
+/// transport waits for a response head, because that transport's session times the request out by itself, with
+/// the platform's own rules (upload progress counts there, for one), and handlers above it (an offline cache) may
+/// answer its `URLError(.timedOut)`.
+///
 /// Thread safety: every member may be used from any thread.
 final class IdleTimeout: Sendable {
     private let watch: any IdleWatch
@@ -22,27 +28,31 @@ final class IdleTimeout: Sendable {
     /// - Parameters:
     ///   - interval: The idle interval; zero fires at once, as the platform does for intervals under a second.
     ///   - clock: The clock to measure on.
+    ///   - grace: Asked whenever the interval runs out: a duration postpones the timeout by that much, `nil` lets
+    ///     it fire. Called under the watch's lock; it must not call back into the watch.
     ///   - onTimeout: Run once, from the watchdog's task, when the interval passes without a ``touch()``.
     /// - Returns: The running watchdog.
     static func start(
         after interval: Duration,
         on clock: any Clock<Duration>,
+        grace: @escaping @Sendable () -> Duration? = { nil },
         onTimeout: @escaping @Sendable () -> Void
     ) -> IdleTimeout {
-        IdleTimeout(watch: makeWatch(clock, interval: interval, onTimeout: onTimeout))
+        IdleTimeout(watch: makeWatch(clock, interval: interval, grace: grace, onTimeout: onTimeout))
     }
 
     private static func makeWatch<C: Clock<Duration>>(
         _ clock: C,
         interval: Duration,
+        grace: @escaping @Sendable () -> Duration?,
         onTimeout: @escaping @Sendable () -> Void
     ) -> any IdleWatch {
         // The real clock: a Dispatch timer costs a few microseconds, a Swift task sleeping on the clock
         // several times more, on every request through handlers.
         if clock is ContinuousClock {
-            return TimerWatch(interval: interval, onTimeout: onTimeout)
+            return TimerWatch(interval: interval, grace: grace, onTimeout: onTimeout)
         }
-        let watch = Watch(clock: clock, interval: interval, onTimeout: onTimeout)
+        let watch = Watch(clock: clock, interval: interval, grace: grace, onTimeout: onTimeout)
         watch.launch()
         return watch
     }
@@ -74,12 +84,19 @@ private final class Watch<C: Clock<Duration>>: IdleWatch {
 
     private let clock: C
     private let interval: Duration
+    private let grace: @Sendable () -> Duration?
     private let onTimeout: @Sendable () -> Void
     private let state: Locked<State>
 
-    init(clock: C, interval: Duration, onTimeout: @escaping @Sendable () -> Void) {
+    init(
+        clock: C,
+        interval: Duration,
+        grace: @escaping @Sendable () -> Duration?,
+        onTimeout: @escaping @Sendable () -> Void
+    ) {
         self.clock = clock
         self.interval = interval
+        self.grace = grace
         self.onTimeout = onTimeout
         self.state = Locked(State(deadline: clock.now.advanced(by: interval)))
     }
@@ -120,9 +137,14 @@ private final class Watch<C: Clock<Duration>>: IdleWatch {
             } catch {
                 return
             }
+            let now = clock.now
             let fired = state.withLock { state -> Bool in
                 // Stopped, or touched meanwhile (then sleep again until the new deadline).
                 guard let current = state.deadline, current <= target else { return false }
+                if let extra = grace() {
+                    state.deadline = now.advanced(by: extra)
+                    return false
+                }
                 state.deadline = nil
                 state.task = nil
                 return true
@@ -146,12 +168,14 @@ private final class TimerWatch: IdleWatch, @unchecked Sendable {
     }
 
     private let interval: Duration
+    private let grace: @Sendable () -> Duration?
     private let onTimeout: @Sendable () -> Void
     private let state: Locked<State>
     private let timer: any DispatchSourceTimer
 
-    init(interval: Duration, onTimeout: @escaping @Sendable () -> Void) {
+    init(interval: Duration, grace: @escaping @Sendable () -> Duration?, onTimeout: @escaping @Sendable () -> Void) {
         self.interval = interval
+        self.grace = grace
         self.onTimeout = onTimeout
         let deadline = DispatchTime.now() + Self.dispatchInterval(interval)
         self.state = Locked(State(deadline: deadline))
@@ -185,7 +209,13 @@ private final class TimerWatch: IdleWatch, @unchecked Sendable {
         }
         let outcome = state.withLock { state -> Outcome in
             guard let deadline = state.deadline else { return .none }
-            if deadline > DispatchTime.now() { return .again(deadline) }
+            let now = DispatchTime.now()
+            if deadline > now { return .again(deadline) }
+            if let extra = grace() {
+                let postponed = now + Self.dispatchInterval(extra)
+                state.deadline = postponed
+                return .again(postponed)
+            }
             state.deadline = nil
             return .fire
         }

@@ -106,7 +106,16 @@ extension NetTapURLProtocol {
             let relay = relay
             let profile = context.forwardingProfile ?? .standard
             let idle = RequestTimeout.interval(for: request, sessionTimeout: profile.timeoutIntervalForRequest).map {
-                IdleTimeout.start(after: $0, on: context.clock) {
+                interval in
+                // While the forwarding transport waits for a response head, its own session times the request out
+                // with the platform's rules (its timer started when the request reached it, and upload progress
+                // resets it), and the handlers above it see that `URLError(.timedOut)`, so an offline cache can
+                // answer it. Until then this watch only looks again every interval.
+                IdleTimeout.start(
+                    after: interval,
+                    on: context.clock,
+                    grace: { context.isAwaitingTransportHead ? interval : nil }
+                ) {
                     let error = URLError(.timedOut)
                     recorder.finish(error: error)
                     relay.fail(error)

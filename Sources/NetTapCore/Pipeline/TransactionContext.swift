@@ -123,6 +123,11 @@ public final class TransactionContext: Sendable {
         }
     }
 
+    /// Whether the request reached the transport and no response head came back yet.
+    package var isAwaitingTransportHead: Bool {
+        state.withLock { $0.requestSent != nil && $0.firstByte == nil }
+    }
+
     /// The milestones so far: request sent and first byte, in milliseconds.
     public var milestones: (requestSent: Double?, firstByte: Double?) {
         state.withLock { ($0.requestSent, $0.firstByte) }
