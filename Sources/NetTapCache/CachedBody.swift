@@ -26,7 +26,7 @@ enum CachedBody {
         var bodyWriter: BodyWriter?
         let body = ResponseBody.stream(expectedLength: Int64(byteCount)) { bodyWriter = $0 }
         guard let writer = bodyWriter else { return body }
-        let gate = ReadGate()
+        let gate = PressureGate()
         body.channel.setPressureHandler(highWater: highWater, lowWater: lowWater) { gate.setClosed($0) }
         let producer = Task {
             do {
@@ -82,48 +82,6 @@ enum CachedBody {
                     }
                 }
             }
-        }
-    }
-}
-
-/// A gate the reader waits at while the app is behind (back-pressure), opened when it catches up or cancels.
-///
-/// Thread safety: every member may be used from any thread.
-final class ReadGate: Sendable {
-    private struct State {
-        var isClosed = false
-        var isCancelled = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Locked(State())
-
-    /// Closes (`true`) or opens (`false`) the gate.
-    func setClosed(_ closed: Bool) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.isClosed = closed && !state.isCancelled
-            guard !state.isClosed else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Opens the gate for good.
-    func cancel() {
-        state.withLock { $0.isCancelled = true }
-        setClosed(false)
-    }
-
-    /// Returns when the gate is open.
-    func waitUntilOpen() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isOpen = state.withLock { state -> Bool in
-                guard state.isClosed else { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if isOpen { continuation.resume() }
         }
     }
 }
