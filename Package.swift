@@ -97,12 +97,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NetTapFilesTests",
-            dependencies: ["NetTapFiles", "NetTapCore", "NetTapTesting"],
+            dependencies: ["NetTapFiles", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "NetTapIntegrityTests",
-            dependencies: ["NetTapIntegrity", "NetTapCore", "NetTapTesting"],
+            dependencies: ["NetTapIntegrity", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

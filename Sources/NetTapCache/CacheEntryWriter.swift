@@ -1,8 +1,7 @@
 import Foundation
 import NetTapCore
 
-/// Writes one response body to its entry's `.partial` file as the app receives it, and counts the bytes passed
-/// on for back-pressure.
+/// Writes one response body to its entry's `.partial` file as the app receives it.
 ///
 /// The body goes to disk chunk by chunk (never held whole); past the entry limit, or when a write fails, the
 /// file is removed and the rest of the body only passes through. ``finish()`` closes a complete file for the
@@ -19,8 +18,6 @@ final class CacheEntryWriter: Sendable {
     private struct State {
         var phase: Phase
         var byteCount = 0
-        var sent = 0
-        var acknowledged = 0
     }
 
     /// The entry's identifier.
@@ -43,10 +40,9 @@ final class CacheEntryWriter: Sendable {
         self.state = Locked(State(phase: .writing(try CacheFiles.create(partialURL))))
     }
 
-    /// Writes a chunk (unless abandoned) and counts it as passed on.
+    /// Writes a chunk (unless abandoned).
     func append(_ data: Data) {
         let failure = state.withLock { state -> String? in
-            state.sent += data.count
             guard case .writing(let handle) = state.phase else { return nil }
             guard state.byteCount + data.count <= limit else {
                 try? handle.close()
@@ -103,16 +99,6 @@ final class CacheEntryWriter: Sendable {
         }
         if case .failure = result { CacheFiles.remove([partialURL]) }
         return result
-    }
-
-    /// The bytes passed on and since consumed (all but `outstanding`) that were not acknowledged upstream yet.
-    func takeUnacknowledged(outstanding: Int) -> Int {
-        state.withLock { state in
-            let consumed = max(0, state.sent - outstanding)
-            let count = max(0, consumed - state.acknowledged)
-            state.acknowledged += count
-            return count
-        }
     }
 
     /// Why a body was not stored.

@@ -2,17 +2,8 @@ import Foundation
 import NetTapCore
 
 /// Streams a stored body from its file: 64 KiB reads on a background queue, paused while the app is more than
-/// 1 MiB behind, stopped when the app cancels.
+/// 1 MiB behind, stopped when the app cancels (`ResponseBody.file(reading:offset:length:endedEarly:)`).
 enum CachedBody {
-    /// Bytes per read.
-    static let chunkSize = 64 * 1024
-    /// Bytes unread by the app above which reading pauses.
-    static let highWater = 1024 * 1024
-    /// Bytes unread by the app at or below which paused reading resumes.
-    static let lowWater = 256 * 1024
-
-    private static let queue = DispatchQueue(label: "NetTapCache.CachedBody", attributes: .concurrent)
-
     /// The body of a stored entry.
     ///
     /// - Parameters:
@@ -21,109 +12,10 @@ enum CachedBody {
     ///     `URLError(.networkConnectionLost)`.
     /// - Returns: The streamed body, its ``ResponseBody/expectedLength`` the stored size.
     static func make(handle: FileHandle, byteCount: Int) -> ResponseBody {
-        let file = ReadOnlyFile(handle: handle)
+        let reader = FileChunkReader(handle: handle)
         guard byteCount > 0 else { return .empty }
-        var bodyWriter: BodyWriter?
-        let body = ResponseBody.stream(expectedLength: Int64(byteCount)) { bodyWriter = $0 }
-        guard let writer = bodyWriter else { return body }
-        let gate = ReadGate()
-        body.channel.setPressureHandler(highWater: highWater, lowWater: lowWater) { gate.setClosed($0) }
-        let producer = Task {
-            do {
-                var sent = 0
-                while sent < byteCount {
-                    try Task.checkCancellation()
-                    await gate.waitUntilOpen()
-                    try Task.checkCancellation()
-                    let chunk = try await file.read(upTo: min(chunkSize, byteCount - sent))
-                    guard !chunk.isEmpty else {
-                        throw URLError(
-                            .networkConnectionLost,
-                            userInfo: [
-                                NSLocalizedDescriptionKey:
-                                    "the offline cache's copy ended after \(sent) of \(byteCount) bytes"
-                            ]
-                        )
-                    }
-                    writer.write(chunk)
-                    sent += chunk.count
-                }
-                writer.finish()
-            } catch {
-                writer.finish(throwing: error)
-            }
-        }
-        writer.onCancel {
-            producer.cancel()
-            gate.cancel()
-        }
-        return body
-    }
-
-    /// A file handle read only on the background queue, closed when released.
-    private final class ReadOnlyFile: @unchecked Sendable {
-        private let handle: FileHandle
-
-        init(handle: FileHandle) {
-            self.handle = handle
-        }
-
-        deinit {
-            try? handle.close()
-        }
-
-        func read(upTo count: Int) async throws -> Data {
-            try await withCheckedThrowingContinuation { continuation in
-                CachedBody.queue.async { [handle] in
-                    do {
-                        continuation.resume(returning: try handle.read(upToCount: count) ?? Data())
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A gate the reader waits at while the app is behind (back-pressure), opened when it catches up or cancels.
-///
-/// Thread safety: every member may be used from any thread.
-final class ReadGate: Sendable {
-    private struct State {
-        var isClosed = false
-        var isCancelled = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Locked(State())
-
-    /// Closes (`true`) or opens (`false`) the gate.
-    func setClosed(_ closed: Bool) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.isClosed = closed && !state.isCancelled
-            guard !state.isClosed else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Opens the gate for good.
-    func cancel() {
-        state.withLock { $0.isCancelled = true }
-        setClosed(false)
-    }
-
-    /// Returns when the gate is open.
-    func waitUntilOpen() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isOpen = state.withLock { state -> Bool in
-                guard state.isClosed else { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if isOpen { continuation.resume() }
+        return .file(reading: reader, length: Int64(byteCount)) { sent in
+            "the offline cache's copy ended after \(sent) of \(byteCount) bytes"
         }
     }
 }

@@ -261,34 +261,18 @@ public struct OfflineCacheHandler: TransactionHandler {
         onEnd: @escaping @Sendable (Result<Int, CacheEntryWriter.Abandoned>) -> Void
     ) -> HTTPResponse {
         var response = response
-        let upstream = response.body.channel
-        let downstream = BodyChannel()
-        // The consumer's pace goes back upstream: bytes count as delivered once the consumer took them.
-        downstream.setPressureHandler(highWater: 0, lowWater: 0) { [weak downstream] isPaused in
-            guard !isPaused, let downstream else { return }
-            let count = writer.takeUnacknowledged(outstanding: downstream.outstandingBytes)
-            if count > 0 { upstream.acknowledge(count) }
-        }
-        downstream.onCancel {
-            writer.abandon(reason: "the body was cancelled")
-            upstream.cancel()
-        }
-        upstream.setSink { event in
-            switch event {
-            case .chunk(let data):
-                writer.append(data)
-                downstream.send(data)
-            case .end(let error?):
-                writer.abandon(reason: "the body failed: \(error.localizedDescription)")
+        response.body = response.body.teed(
+            onChunk: { writer.append($0) },
+            onCancel: { writer.abandon(reason: "the body was cancelled") },
+            onEnd: { error, isCancelled in
+                if let error {
+                    writer.abandon(reason: "the body failed: \(error.localizedDescription)")
+                } else if isCancelled {
+                    writer.abandon(reason: "the body was cancelled")
+                }
                 onEnd(writer.finish())
-                downstream.finish(throwing: error)
-            case .end(nil):
-                if downstream.isCancelled { writer.abandon(reason: "the body was cancelled") }
-                onEnd(writer.finish())
-                downstream.finish()
             }
-        }
-        response.body = ResponseBody(channel: downstream, expectedLength: response.body.expectedLength)
+        )
         return response
     }
 

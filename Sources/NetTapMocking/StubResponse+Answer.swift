@@ -33,7 +33,7 @@ extension StubResponse {
                 headers.add(name: "Content-Type", value: "application/json")
             }
         case .file(let url):
-            source = .file(try FileChunkReader(url: url))
+            source = try .opening(url)
         }
         headers.remove(name: "Content-Encoding")
         if !headers.contains(name: "Content-Length") && !Self.forbidsBody(statusCode) {

@@ -12,43 +12,24 @@ extension ReplayHandler {
         let hopsBefore = context.redirects.count
         var response = try await next(request)
         let tee = BodyTee(limit: bodyByteLimit)
-        let upstream = response.body.channel
-        let downstream = BodyChannel()
         let head = response
         let writer = writer
         let redactor = redactor
         let limit = bodyByteLimit
-        // Pass the consumer's pace back: the upstream counts bytes as delivered once the consumer took them.
-        downstream.setPressureHandler(highWater: 0, lowWater: 0) { [weak downstream] isPaused in
-            guard !isPaused, let downstream else { return }
-            let count = tee.takeUnacknowledged(outstanding: downstream.outstandingBytes)
-            if count > 0 { upstream.acknowledge(count) }
+        response.body = response.body.teed(onChunk: { tee.append($0) }) { error, _ in
+            guard error == nil else { return }
+            // Queue the recording before the caller sees the end, so a `flush()` after the caller's completion
+            // includes it.
+            let transaction = Self.transaction(
+                request: request,
+                response: head,
+                body: tee.captured,
+                context: context,
+                hops: Array(context.redirects.dropFirst(hopsBefore)),
+                limit: limit
+            )
+            writer.append(HAREntry.entries(for: redactor.redact(transaction: transaction).value))
         }
-        downstream.onCancel { upstream.cancel() }
-        upstream.setSink { event in
-            switch event {
-            case .chunk(let data):
-                tee.append(data)
-                downstream.send(data)
-            case .end(let error?):
-                downstream.finish(throwing: error)
-            case .end(nil):
-                // Queue the recording before the caller sees the end, so a `flush()` after the caller's
-                // completion includes it.
-                let body = tee.captured
-                let transaction = Self.transaction(
-                    request: request,
-                    response: head,
-                    body: body,
-                    context: context,
-                    hops: Array(context.redirects.dropFirst(hopsBefore)),
-                    limit: limit
-                )
-                writer.append(HAREntry.entries(for: redactor.redact(transaction: transaction).value))
-                downstream.finish()
-            }
-        }
-        response.body = ResponseBody(channel: downstream, expectedLength: response.body.expectedLength)
         return response
     }
 
@@ -99,15 +80,13 @@ extension ReplayHandler {
     }
 }
 
-/// The copy of a response body a recording keeps, and the bytes passed on but not yet acknowledged upstream.
+/// The copy of a response body a recording keeps.
 ///
 /// Thread safety: every member may be used from any thread.
 final class BodyTee: Sendable {
     private struct State {
         var kept = Data()
         var total: Int64 = 0
-        var sent = 0
-        var acknowledged = 0
     }
 
     private let limit: Int
@@ -121,19 +100,8 @@ final class BodyTee: Sendable {
     func append(_ data: Data) {
         state.withLock { state in
             state.total += Int64(data.count)
-            state.sent += data.count
             let room = limit - state.kept.count
             if room > 0 { state.kept.append(data.prefix(room)) }
-        }
-    }
-
-    /// The bytes passed on and since consumed (all but `outstanding`) that were not acknowledged yet.
-    func takeUnacknowledged(outstanding: Int) -> Int {
-        state.withLock { state in
-            let consumed = max(0, state.sent - outstanding)
-            let count = max(0, consumed - state.acknowledged)
-            state.acknowledged += count
-            return count
         }
     }
 

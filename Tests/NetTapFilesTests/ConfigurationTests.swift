@@ -1,5 +1,6 @@
 import Foundation
 import NetTapCore
+import NetTapTestSupport
 import Testing
 
 @testable import NetTapFiles

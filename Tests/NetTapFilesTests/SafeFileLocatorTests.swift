@@ -1,4 +1,5 @@
 import Foundation
+import NetTapTestSupport
 import Testing
 
 @testable import NetTapFiles

@@ -200,25 +200,38 @@ struct IntegrityTests {
         )
     }
 
+    /// The stubbed script's name, `app.<hex SHA-256 of the good copy>.js`.
+    static func stubName() throws -> String {
+        "app.\(try IntegrityDigest.of(Self.good, using: .sha256).hex).js"
+    }
+
+    /// An interceptor whose integrity handler checks 127.0.0.1 by file name in front of a tampered stub of
+    /// `name`, and the request for that stub.
+    static func tamperedStub(
+        _ name: String,
+        onMismatch: IntegrityRule.MismatchAction
+    ) throws -> (Interceptor, URLRequest) {
+        let interceptor = Interceptor()
+        interceptor.handlers = [
+            IntegrityHandler(rules: [IntegrityRule(.host("127.0.0.1"), expect: .fileName, onMismatch: onMismatch)]),
+            Self.stubbed(name, body: Self.tampered),
+        ]
+        let url = try #require(URL(string: "\(Self.stubHost)/static/\(name)"))
+        return (interceptor, URLRequest(url: url))
+    }
+
     @Test("a tampered stub named by its SHA-256 falls back to the bundled folder", arguments: CallerStyle.allCases)
     func stubFallback(style: CallerStyle) async throws {
-        let name = "app.\(try IntegrityDigest.of(Self.good, using: .sha256).hex).js"
+        let name = try Self.stubName()
         let file = try Self.bundledFile(Self.good, name: name)
         defer { Self.remove(file) }
         let folder = file.deletingLastPathComponent()
         let staticFolder = folder.appendingPathComponent("static")
         try FileManager.default.createDirectory(at: staticFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: file, to: staticFolder.appendingPathComponent(name))
-        let interceptor = Interceptor()
-        interceptor.handlers = [
-            IntegrityHandler(rules: [
-                IntegrityRule(.host("127.0.0.1"), expect: .fileName, onMismatch: .fallback(.directory(folder)))
-            ]),
-            Self.stubbed(name, body: Self.tampered),
-        ]
-        let url = try #require(URL(string: "\(Self.stubHost)/static/\(name)"))
+        let (interceptor, request) = try Self.tamperedStub(name, onMismatch: .fallback(.directory(folder)))
         let caller = CallRecorder(interceptor: interceptor)
-        let call = caller.start(URLRequest(url: url), style: style)
+        let call = caller.start(request, style: style)
         let outcome = await call.value
         Self.expectDelivered(outcome, Self.good, style: style)
         #expect(outcome.response?.value(forHTTPHeaderField: "Content-Type") == "text/javascript")
@@ -233,15 +246,10 @@ struct IntegrityTests {
 
     @Test("a tampered stub fails the request when the rule says fail", arguments: CallerStyle.allCases)
     func stubFail(style: CallerStyle) async throws {
-        let name = "app.\(try IntegrityDigest.of(Self.good, using: .sha256).hex).js"
-        let interceptor = Interceptor()
-        interceptor.handlers = [
-            IntegrityHandler(rules: [IntegrityRule(.host("127.0.0.1"), expect: .fileName, onMismatch: .fail)]),
-            Self.stubbed(name, body: Self.tampered),
-        ]
-        let url = try #require(URL(string: "\(Self.stubHost)/static/\(name)"))
+        let name = try Self.stubName()
+        let (interceptor, request) = try Self.tamperedStub(name, onMismatch: .fail)
         let caller = CallRecorder(interceptor: interceptor)
-        let call = caller.start(URLRequest(url: url), style: style)
+        let call = caller.start(request, style: style)
         Self.expectFailed(await call.value, style: style, caller: caller, call: call)
         let transaction = await interceptor.captureLog.waitForFinished { _ in true }
         #expect(transaction.findings.first?.details["action"] == "fail")
@@ -252,14 +260,9 @@ struct IntegrityTests {
         arguments: CallerStyle.allCases
     )
     func stubReport(style: CallerStyle) async throws {
-        let name = "app.\(try IntegrityDigest.of(Self.good, using: .sha256).hex).js"
-        let interceptor = Interceptor()
-        interceptor.handlers = [
-            IntegrityHandler(rules: [IntegrityRule(.host("127.0.0.1"), expect: .fileName, onMismatch: .report)]),
-            Self.stubbed(name, body: Self.tampered),
-        ]
-        let url = try #require(URL(string: "\(Self.stubHost)/static/\(name)"))
-        let outcome = await CallRecorder(interceptor: interceptor).send(URLRequest(url: url), style: style)
+        let name = try Self.stubName()
+        let (interceptor, request) = try Self.tamperedStub(name, onMismatch: .report)
+        let outcome = await CallRecorder(interceptor: interceptor).send(request, style: style)
         Self.expectDelivered(outcome, Self.tampered, style: style)
         let transaction = await interceptor.captureLog.waitForFinished { _ in true }
         #expect(transaction.answeredBy == "mock")
@@ -268,18 +271,11 @@ struct IntegrityTests {
 
     @Test("a missing bundled copy fails instead of delivering the tampered stub", arguments: CallerStyle.allCases)
     func stubFallbackMissing(style: CallerStyle) async throws {
-        let name = "app.\(try IntegrityDigest.of(Self.good, using: .sha256).hex).js"
+        let name = try Self.stubName()
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-empty-\(UUID().uuidString)")
-        let interceptor = Interceptor()
-        interceptor.handlers = [
-            IntegrityHandler(rules: [
-                IntegrityRule(.host("127.0.0.1"), expect: .fileName, onMismatch: .fallback(.directory(empty)))
-            ]),
-            Self.stubbed(name, body: Self.tampered),
-        ]
-        let url = try #require(URL(string: "\(Self.stubHost)/static/\(name)"))
+        let (interceptor, request) = try Self.tamperedStub(name, onMismatch: .fallback(.directory(empty)))
         let caller = CallRecorder(interceptor: interceptor)
-        let call = caller.start(URLRequest(url: url), style: style)
+        let call = caller.start(request, style: style)
         Self.expectFailed(await call.value, style: style, caller: caller, call: call)
         let transaction = await interceptor.captureLog.waitForFinished { _ in true }
         #expect(transaction.findings.first?.details["fallbackProblem"] == "missing")

@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapIntegrity
+import NetTapTestSupport
 import NetTapTesting
 import Testing
 
@@ -12,18 +13,9 @@ import FoundationNetworking
 struct IntegrityConfigurationTests {
     static let abc256 = "sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
 
-    /// Writes files into a fresh folder; returns the folder.
-    static func folder(_ files: [String: String]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-config-\(UUID().uuidString)")
-        for (path, text) in files {
-            let file = url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            try Data(text.utf8).write(to: file)
-        }
-        return url
+    /// A fresh folder holding `files` (UTF-8 text by relative path); the caller removes it.
+    static func folder(_ files: [String: String]) throws -> TemporaryFolder {
+        try TemporaryFolder(prefix: "nettap-config", files: files.mapValues { Data($0.utf8) })
     }
 
     static func node(_ json: String) throws -> ConfigNode {
@@ -44,7 +36,7 @@ struct IntegrityConfigurationTests {
     func fullConfiguration() async throws {
         let good = "console.log(1)\n"
         let goodSRI = try IntegrityDigest.of(Data(good.utf8), using: .sha256).sri
-        let base = try Self.folder([
+        let folder = try Self.folder([
             "nettap.json": """
             {"mocks": {}, "integrity": {"bufferByteLimit": 4096, "rules": [
               {"match": {"host": "cdn.example.com"}, "expect": {"manifest": "integrity.json"},
@@ -57,7 +49,8 @@ struct IntegrityConfigurationTests {
             "integrity.json": #"{"/app.js": "\#(goodSRI)"}"#,
             "bundled/app.js": good,
         ])
-        defer { try? FileManager.default.removeItem(at: base) }
+        defer { folder.remove() }
+        let base = folder.url
         let handler = try IntegrityHandler.load(contentsOf: base.appendingPathComponent("nettap.json"))
         #expect(handler.bufferByteLimit == 4096)
         #expect(handler.rules.count == 3)
@@ -164,8 +157,9 @@ struct IntegrityConfigurationTests {
         ]
     )
     func manifestErrors(manifest: String, expected: String) throws {
-        let base = try Self.folder(["integrity.json": manifest])
-        defer { try? FileManager.default.removeItem(at: base) }
+        let folder = try Self.folder(["integrity.json": manifest])
+        defer { folder.remove() }
+        let base = folder.url
         let node = try Self.node(#"{"rules": [{"match": {}, "expect": {"manifest": "integrity.json"}}]}"#)
         let message = Self.message { _ = try IntegrityHandler(configuration: node, baseDirectory: base) }
         #expect(message?.hasPrefix(expected) == true, "\(message ?? "no error")")

@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapIntegrity
+import NetTapTestSupport
 import NetTapTesting
 import Testing
 
@@ -8,29 +9,15 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A folder of known-good copies for one test, removed by the caller.
-struct BundledFolder {
-    let url: URL
-
-    init(_ files: [String: Data]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-integrity-\(UUID().uuidString)")
-        for (path, data) in files {
-            let file = url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            try data.write(to: file)
-        }
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 @Suite("IntegrityHandler in the pipeline harness: pass, each mismatch action, fail-closed paths")
 struct IntegrityHandlerTests {
     static let good = Data("console.log('app');\n".utf8)
     static let tampered = Data("console.log('app');\ndocument.write('<iframe src=//ads.example>');\n".utf8)
+
+    /// A folder of known-good copies for one test, removed by the caller.
+    static func bundledFolder(_ files: [String: Data]) throws -> TemporaryFolder {
+        try TemporaryFolder(prefix: "nettap-integrity", files: files)
+    }
 
     static func hex(_ data: Data) throws -> String { try IntegrityDigest.of(data, using: .sha256).hex }
 
@@ -120,7 +107,7 @@ struct IntegrityHandlerTests {
     @Test("fallback from a directory: the bundled copy is served by integrity, 200, with its own length")
     func fallbackDirectory() async throws {
         let name = "app.\(try Self.hex(Self.good)).js"
-        let folder = try BundledFolder(["static/\(name)": Self.good])
+        let folder = try Self.bundledFolder(["static/\(name)": Self.good])
         defer { folder.remove() }
         let harness = PipelineHarness(
             handlers: [Self.handler(.fallback(.directory(folder.url)))],
@@ -151,7 +138,7 @@ struct IntegrityHandlerTests {
 
     @Test("fallback from a file map with a digest given in code")
     func fallbackFiles() async throws {
-        let folder = try BundledFolder(["good.js": Self.good])
+        let folder = try Self.bundledFolder(["good.js": Self.good])
         defer { folder.remove() }
         let expected = IntegrityMetadata(try IntegrityDigest.of(Self.good, using: .sha512))
         let handler = Self.handler(
@@ -165,11 +152,12 @@ struct IntegrityHandlerTests {
         #expect(result.findings.first?.details["expected"] == expected.sri)
     }
 
-    @Test("a missing fallback copy fails the request instead of serving unverified bytes")
-    func fallbackMissing() async throws {
-        let folder = try BundledFolder([:])
-        defer { folder.remove() }
-        let path = "/app.\(try Self.hex(Self.good)).js"
+    /// Sends `path` through a pipeline whose handler falls back to `folder` when the transport's tampered body
+    /// mismatches; returns the error the request failed with and the transaction's context.
+    static func failedFallback(
+        _ path: String,
+        to folder: TemporaryFolder
+    ) async throws -> (URLError, TransactionContext) {
         let context = TransactionContext()
         let pipeline = Pipeline(
             handlers: [Self.handler(.fallback(.directory(folder.url)))],
@@ -178,6 +166,14 @@ struct IntegrityHandlerTests {
         let error = try await #require(throws: URLError.self) {
             try await pipeline.send(try Self.request(path), context: context)
         }
+        return (error, context)
+    }
+
+    @Test("a missing fallback copy fails the request instead of serving unverified bytes")
+    func fallbackMissing() async throws {
+        let folder = try Self.bundledFolder([:])
+        defer { folder.remove() }
+        let (error, context) = try await Self.failedFallback("/app.\(try Self.hex(Self.good)).js", to: folder)
         #expect(error.code == .badServerResponse)
         #expect(error.localizedDescription.contains("is missing"))
         let finding = try #require(context.findings.first)
@@ -190,16 +186,9 @@ struct IntegrityHandlerTests {
     @Test("a fallback copy that mismatches too fails the request, saying so")
     func fallbackMismatch() async throws {
         let path = "/app.\(try Self.hex(Self.good)).js"
-        let folder = try BundledFolder([String(path.dropFirst()): Data("stale copy".utf8)])
+        let folder = try Self.bundledFolder([String(path.dropFirst()): Data("stale copy".utf8)])
         defer { folder.remove() }
-        let context = TransactionContext()
-        let pipeline = Pipeline(
-            handlers: [Self.handler(.fallback(.directory(folder.url)))],
-            transport: Self.transport(Self.tampered)
-        )
-        let error = try await #require(throws: URLError.self) {
-            try await pipeline.send(try Self.request(path), context: context)
-        }
+        let (error, context) = try await Self.failedFallback(path, to: folder)
         #expect(error.localizedDescription.contains("does not match either"))
         let finding = try #require(context.findings.first)
         #expect(finding.details["fallbackProblem"] == "mismatch")
@@ -210,7 +199,7 @@ struct IntegrityHandlerTests {
 
     @Test("a directory fallback never reaches outside its folder")
     func noTraversal() throws {
-        let folder = try BundledFolder(["inside.js": Self.good])
+        let folder = try Self.bundledFolder(["inside.js": Self.good])
         defer { folder.remove() }
         let fallback = IntegrityFallback.directory(folder.url.appendingPathComponent("sub"))
         #expect(fallback.fileURL(forPath: "/../inside.js") == nil)

@@ -1,11 +1,13 @@
 import Foundation
-import NetTapCore
 
 /// A gate a body producer waits at while the app is behind on reading (back-pressure), opened again when the
 /// app catches up or the body is cancelled.
 ///
+/// Close it from a `BodyChannel` pressure handler (`setPressureHandler`) and cancel it when the reader goes
+/// away, so a waiting producer is never left waiting.
+///
 /// Thread safety: every member may be used from any thread.
-final class PressureGate: Sendable {
+package final class PressureGate: Sendable {
     private struct State {
         var isClosed = false
         var isCancelled = false
@@ -14,8 +16,11 @@ final class PressureGate: Sendable {
 
     private let state = Locked(State())
 
-    /// Closes (`true`) or opens (`false`) the gate.
-    func setClosed(_ closed: Bool) {
+    /// Creates an open gate.
+    package init() {}
+
+    /// Closes (`true`) or opens (`false`) the gate; a cancelled gate stays open.
+    package func setClosed(_ closed: Bool) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.isClosed = closed && !state.isCancelled
             guard !state.isClosed else { return [] }
@@ -26,13 +31,13 @@ final class PressureGate: Sendable {
     }
 
     /// Opens the gate for good.
-    func cancel() {
+    package func cancel() {
         state.withLock { $0.isCancelled = true }
         setClosed(false)
     }
 
     /// Returns when the gate is open.
-    func waitUntilOpen() async {
+    package func waitUntilOpen() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isOpen = state.withLock { state -> Bool in
                 guard state.isClosed else { return true }
