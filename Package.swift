@@ -52,8 +52,14 @@ let package = Package(
         ),
         .target(
             name: "NetTapCLI",
-            dependencies: ["NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
-            resources: [.copy("Resources/demo.har"), .copy("Resources/demo-mocks.json")],
+            dependencies: [
+                "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
+                "NetTapIntegrity",
+            ],
+            resources: [
+                .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
+                .copy("Resources/web-fallback"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),

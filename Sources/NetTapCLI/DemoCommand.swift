@@ -52,7 +52,7 @@ public struct DemoCommand: Command {
             inside NetTap, like a network redirect: the caller receives the final response, and the capture
             records the hop.
 
-            Then two more passes, still without network:
+            Then more passes, still without network:
             - Scenario switch: GET /v1/cart once per scenario of the bundled demo-mocks.json (the
               MockConfiguration JSON format), switched at runtime with MockSet.activate(scenario:) and
               answered by MockHandler.
@@ -61,9 +61,14 @@ public struct DemoCommand: Command {
               replies must be byte-identical, and a request the cassette does not hold must fail.
             - Shaping: a 64 KiB download answered by a MockHandler stub, sent unshaped and then through a
               ShapingHandler with the 3G preset (NetworkProfile.threeG); the bytes must be identical.
+            - Local files and integrity: the bundled help pages served from http://localhost:1000/ by a
+              LocalFilesHandler (index.html for directories, a redirect for /docs, a 404), and their CDN
+              widget, tampered on the way by a stub, replaced by its bundled copy by an IntegrityHandler that
+              checks the SHA-256 in the file name; the finding is printed.
 
             Exit codes: 0 success, 1 an upstream request failed, a replay differed from its recording, the
-            shaped download's bytes differed, or a file could not be written, 2 usage error.
+            shaped download's bytes differed, a local file or the widget's fallback did not arrive byte for
+            byte, or a file could not be written, 2 usage error.
             """
     )
 
@@ -277,6 +282,15 @@ public struct DemoCommand: Command {
         output.write("same bytes: \(sameBytes ? "yes" : "no")\n")
         output.write(Self.shapingPresetLine + "\n")
 
+        output.write(
+            "\nLocal files and integrity: the bundled help pages served from \(Self.webPrefix) by LocalFilesHandler;"
+                + "\ntheir CDN widget answered by a MockHandler stub that tampers with it, behind an IntegrityHandler"
+                + "\nthat checks the SHA-256 in the widget's file name and falls back to the bundled copy.\n\n"
+        )
+        let localFiles = try await Self.runLocalFiles(through: interceptor)
+        output.write(Self.localFilesTable(localFiles))
+        output.write(Self.integrityLines(localFiles))
+
         let mocksURL = environment.fileURL(mocksPath)
         do {
             try mocks.data.write(to: mocksURL, options: .atomic)
@@ -315,6 +329,13 @@ public struct DemoCommand: Command {
                 command: "demo",
                 input: Self.shapingStep.url,
                 message: "the shaped download's bytes differ from the unshaped one's"
+            )
+        }
+        if !localFiles.isCorrect {
+            throw CLIError.failure(
+                command: "demo",
+                input: Self.webPrefix,
+                message: "a local file or the widget's fallback did not arrive byte for byte"
             )
         }
         if cassette.unrecorded.error == nil {

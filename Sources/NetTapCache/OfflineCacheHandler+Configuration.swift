@@ -92,6 +92,20 @@ extension OfflineCacheHandler {
         self.init(cache: cache, matcher: matcher ?? .any, fallbackErrorCodes: codes)
     }
 
+    /// Reads the `cache` section of a `nettap.json` file (or a file that is only that section).
+    ///
+    /// - Parameter url: The file; a relative `directory` resolves against its folder.
+    /// - Returns: The handler.
+    /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
+    ///   ``init(configuration:baseDirectory:)``).
+    public static func load(contentsOf url: URL) throws -> OfflineCacheHandler {
+        let root = try ConfigNode.load(contentsOf: url)
+        return try OfflineCacheHandler(
+            configuration: root.child("cache") ?? root,
+            baseDirectory: url.deletingLastPathComponent()
+        )
+    }
+
     /// Reads a byte count member: a positive integer, or a string with a unit.
     private static func byteCount(_ node: ConfigNode, _ key: String) throws -> Int? {
         guard let member = try node.child(key), member.value != .null else { return nil }

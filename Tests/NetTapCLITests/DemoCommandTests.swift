@@ -71,8 +71,9 @@ struct DemoCommandTests {
         #expect(transactions.map { "\($0.response?.statusCode ?? 0)" } == Self.expectedRows.map(\.3))
         #expect(transactions.first { $0.request.url.path == "/v1/me" }?.redirects.map(\.statusCode) == [301])
         #expect(interceptor.handlers.isEmpty, "the demo restores the interceptor's handlers")
-        // 10 for the first table, 3 scenarios, 4 recorded, 4 replayed, 1 not in the cassette, 2 shaping.
-        #expect(interceptor.captureLog.transactions.count == 24)
+        // 10 for the first table, 3 scenarios, 4 recorded, 4 replayed, 1 not in the cassette, 2 shaping,
+        // 6 local files (the /docs redirect is one transaction).
+        #expect(interceptor.captureLog.transactions.count == 30)
     }
 
     @Test("the scenario switch answers the same request from three scenarios switched at runtime")
@@ -205,6 +206,27 @@ struct DemoCommandTests {
                 + "down, 330 kbit/s up, 200 ms added round trip; floor for 65536 bytes: 872.2 ms"
         )
         #expect(DemoCommand.shapingBody.count == 65_536)
+    }
+
+    @Test("the local files pass serves the bundled pages byte for byte and replaces the tampered widget")
+    func localFilesAndIntegrity() async throws {
+        let interceptor = Interceptor()
+        let result = try await DemoCommand.runLocalFiles(through: interceptor)
+        #expect(result.isCorrect)
+        #expect(result.rows.map(\.statusCode) == [200, 200, 200, 200, 404, 200])
+        #expect(result.rows.map(\.answeredBy) == ["files", "files", "files", "files", "files", "integrity"])
+        let widget = try #require(result.rows.last)
+        #expect(widget.data != result.tampered, "the app never sees the tampered widget")
+        #expect(widget.data == result.expected.last ?? nil)
+        let finding = try #require(widget.transaction?.findings.first)
+        #expect(finding.rule == "integrity.mismatch")
+        #expect(finding.details["action"] == "fallback")
+        #expect(result.rows[3].transaction?.redirects.first?.statusCode == 301)
+        #expect(result.rows[0].transaction?.response?.headers["Content-Type"] == "text/html; charset=utf-8")
+
+        let run = await runCLI(["demo"], workingDirectory: try makeTemporaryDirectory())
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        #expect(run.standardOutput.contains("so NetTap served the bundled good copy (531 bytes, same as bundled: yes)"))
     }
 
     @Test("the README's demo output sample is what the demo prints, timings aside")
