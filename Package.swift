@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
         .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
+        .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
         .library(name: "NetTapIntegrity", targets: ["NetTapIntegrity"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .executable(name: "nettap", targets: ["nettap"]),
@@ -33,10 +34,11 @@ let package = Package(
         .target(name: "NetTapFiles", dependencies: ["NetTapCore"], swiftSettings: strict),
         .systemLibrary(name: "CNetTapCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
-            name: "NetTapIntegrity",
-            dependencies: ["NetTapCore", .target(name: "CNetTapCrypto", condition: .when(platforms: [.linux]))],
+            name: "NetTapCrypto",
+            dependencies: [.target(name: "CNetTapCrypto", condition: .when(platforms: [.linux]))],
             swiftSettings: strict
         ),
+        .target(name: "NetTapIntegrity", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
         .target(
             name: "NetTap",
             dependencies: [
@@ -106,6 +108,7 @@ let package = Package(
             dependencies: ["NetTapFiles", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
         ),
+        .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),
         .testTarget(
             name: "NetTapIntegrityTests",
             dependencies: ["NetTapIntegrity", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import NetTapCrypto
 
 /// One expected or computed digest: an algorithm and its value, written as W3C Subresource Integrity metadata.
 ///
@@ -8,7 +9,7 @@ import Foundation
 public struct IntegrityDigest: Sendable, Hashable, CustomStringConvertible {
     /// The hash function.
     public let algorithm: DigestAlgorithm
-    /// The digest bytes, ``DigestAlgorithm/byteCount`` long.
+    /// The digest bytes, `DigestAlgorithm.byteCount` long.
     public let value: Data
 
     /// Creates a digest from its bytes.
@@ -16,7 +17,7 @@ public struct IntegrityDigest: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - algorithm: The hash function.
     ///   - value: The digest bytes.
-    /// - Throws: ``IntegrityError/invalidDigest(_:)`` when `value` is not ``DigestAlgorithm/byteCount`` bytes.
+    /// - Throws: ``IntegrityError/invalidDigest(_:)`` when `value` is not `DigestAlgorithm.byteCount` bytes.
     public init(algorithm: DigestAlgorithm, value: Data) throws {
         guard value.count == algorithm.byteCount else {
             throw IntegrityError.invalidDigest(
@@ -76,7 +77,7 @@ public struct IntegrityDigest: Sendable, Hashable, CustomStringConvertible {
     ///   - data: The bytes.
     ///   - algorithm: The hash function.
     /// - Returns: The digest.
-    /// - Throws: ``StreamingDigest/Failure`` when the platform's crypto library cannot compute it.
+    /// - Throws: `StreamingDigest.Failure` when the platform's crypto library cannot compute it.
     /// - Complexity: O(`data.count`).
     public static func of(_ data: Data, using algorithm: DigestAlgorithm) throws -> IntegrityDigest {
         try IntegrityDigest(algorithm: algorithm, value: StreamingDigest.hash(data, using: algorithm))

@@ -1,9 +1,14 @@
 import Foundation
-import NetTapIntegrity
+import NetTapCrypto
 import Testing
 
 @Suite("StreamingDigest: SHA-2 from the platform's crypto library, checked against the NIST FIPS 180 examples")
-struct DigestTests {
+struct StreamingDigestTests {
+    /// Lowercase hex of `data`, for comparing with the published examples.
+    static func hex(_ data: Data) -> String {
+        data.map { String(format: "%02x", $0) }.joined()
+    }
+
     static let message448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
 
     /// (algorithm, message, expected hex) from NIST's "Cryptographic Standards and Guidelines: Examples with
@@ -46,7 +51,7 @@ struct DigestTests {
         let (algorithm, message, hex) = Self.vectors[index]
         let value = try StreamingDigest.hash(Data(message.utf8), using: algorithm)
         #expect(value.count == algorithm.byteCount)
-        #expect(try IntegrityDigest(algorithm: algorithm, value: value).hex == hex)
+        #expect(Self.hex(value) == hex)
     }
 
     @Test("fed in uneven pieces, the digest is the same as in one piece", arguments: 0..<vectors.count)
@@ -63,7 +68,7 @@ struct DigestTests {
             start = end
             size += 3
         }
-        #expect(try IntegrityDigest(algorithm: algorithm, value: digest.finalize()).hex == hex)
+        #expect(Self.hex(try digest.finalize()) == hex)
     }
 
     @Test("a million 'a' in 1000-byte pieces gives NIST's long-message SHA-256")
@@ -73,7 +78,7 @@ struct DigestTests {
         for _ in 0..<1000 { digest.update(piece) }
         let value = try digest.finalize()
         #expect(
-            try IntegrityDigest(algorithm: .sha256, value: value).hex
+            Self.hex(value)
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
         )
     }
