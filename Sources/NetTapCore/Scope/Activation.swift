@@ -72,7 +72,11 @@ public struct Activation: Sendable, Equatable {
         case "1", "true", "yes", "on":
             if isDebugBuild { return Activation(isActive: true, reason: "debug build") }
             let reason = "opted in via \(variable)=\(environmentValue ?? "") in the environment"
-            return Activation(isActive: true, reason: reason, notice: "NetTap is active in a release build (\(reason)).")
+            return Activation(
+                isActive: true,
+                reason: reason,
+                notice: "NetTap is active in a release build (\(reason))."
+            )
         case "":
             break
         default:

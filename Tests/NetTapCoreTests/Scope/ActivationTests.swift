@@ -47,10 +47,19 @@ struct ActivationTests {
                 == "release build; set NETTAP_ENABLE=1 in the environment or Interceptor.isEnabledInReleaseBuilds = true to opt in"
         )
         #expect(off.notice == "NetTap is off: \(off.reason).")
-        let viaEnvironment = Activation.decide(isDebugBuild: false, environmentValue: "1", isEnabledInReleaseBuilds: false)
-        #expect(viaEnvironment.notice == "NetTap is active in a release build (opted in via NETTAP_ENABLE=1 in the environment).")
+        let viaEnvironment = Activation.decide(
+            isDebugBuild: false,
+            environmentValue: "1",
+            isEnabledInReleaseBuilds: false
+        )
+        #expect(
+            viaEnvironment.notice
+                == "NetTap is active in a release build (opted in via NETTAP_ENABLE=1 in the environment)."
+        )
         let viaAPI = Activation.decide(isDebugBuild: false, environmentValue: nil, isEnabledInReleaseBuilds: true)
-        #expect(viaAPI.notice == "NetTap is active in a release build (opted in via Interceptor.isEnabledInReleaseBuilds).")
+        #expect(
+            viaAPI.notice == "NetTap is active in a release build (opted in via Interceptor.isEnabledInReleaseBuilds)."
+        )
         let debug = Activation.decide(isDebugBuild: true, environmentValue: nil, isEnabledInReleaseBuilds: false)
         #expect(debug.notice == nil)
         let killed = Activation.decide(isDebugBuild: true, environmentValue: "0", isEnabledInReleaseBuilds: false)
@@ -66,7 +75,10 @@ struct ActivationTests {
     }
 
     /// A gate simulating a release build, with its notices captured.
-    private func releaseGate(environment: String? = nil, optedIn: Locked<Bool> = Locked(false)) -> (
+    private func releaseGate(
+        environment: String? = nil,
+        optedIn: Locked<Bool> = Locked(false)
+    ) -> (
         ActivationGate, Locked<[String]>
     ) {
         let lines = Locked<[String]>([])
@@ -130,8 +142,13 @@ struct ActivationTests {
     @Test("NETTAP_ENABLE=1 opts a release build in; NETTAP_ENABLE=0 turns even a debug build off")
     func environment() {
         let (gate, lines) = releaseGate(environment: "1")
-        #expect((Interceptor(gate: gate).makeConfiguration().protocolClasses ?? []).first.map(ProtocolSlots.isNetTap) == true)
-        #expect(lines.current == ["NetTap is active in a release build (opted in via NETTAP_ENABLE=1 in the environment)."])
+        #expect(
+            (Interceptor(gate: gate).makeConfiguration().protocolClasses ?? []).first.map(ProtocolSlots.isNetTap)
+                == true
+        )
+        #expect(
+            lines.current == ["NetTap is active in a release build (opted in via NETTAP_ENABLE=1 in the environment)."]
+        )
 
         let killed = Locked<[String]>([])
         let debugGate = ActivationGate(

@@ -49,10 +49,19 @@ struct HostScopeTests {
             ("regex:^(api", #"invalid regular expression "^(api": missing ")" to close "(" at character 2"#),
             ("regex:a)(b", #"invalid regular expression "a)(b": unmatched ")" at character 2"#),
             ("regex:", #"invalid regular expression "": the pattern is empty"#),
-            ("example.com:8080", #"invalid host pattern "example.com:8080": a host pattern names a host only; the port is not compared (write it without ":port")"#),
-            ("api.*.com", #"invalid host pattern "api.*.com": "*" is allowed only as a leading "*." (subdomains); use "regex:" for more"#),
+            (
+                "example.com:8080",
+                #"invalid host pattern "example.com:8080": a host pattern names a host only; the port is not compared (write it without ":port")"#
+            ),
+            (
+                "api.*.com",
+                #"invalid host pattern "api.*.com": "*" is allowed only as a leading "*." (subdomains); use "regex:" for more"#
+            ),
             ("", #"invalid host pattern "": the host is empty"#),
-            ("https://example.com", #"invalid host pattern "https://example.com": a host pattern names a host only, without scheme or path"#),
+            (
+                "https://example.com",
+                #"invalid host pattern "https://example.com": a host pattern names a host only, without scheme or path"#
+            ),
         ]
     )
     func invalid(text: String, message: String) {
@@ -119,8 +128,14 @@ struct HostScopeConfigurationTests {
                 #"{"scope": {"denyHosts": ["ok.example", "regex:^(api"]}}"#,
                 #"nettap.json: $.scope.denyHosts[1]: invalid regular expression "^(api": missing ")" to close "(" at character 2"#
             ),
-            (#"{"scope": {"allowHosts": [42]}}"#, "nettap.json: $.scope.allowHosts[0]: expected a string, found a number"),
-            (#"{"scope": {"denyHosts": "a.example"}}"#, "nettap.json: $.scope.denyHosts: expected an array, found a string"),
+            (
+                #"{"scope": {"allowHosts": [42]}}"#,
+                "nettap.json: $.scope.allowHosts[0]: expected a string, found a number"
+            ),
+            (
+                #"{"scope": {"denyHosts": "a.example"}}"#,
+                "nettap.json: $.scope.denyHosts: expected an array, found a string"
+            ),
         ]
     )
     func errors(json: String, message: String) {
@@ -137,13 +152,16 @@ struct HostScopeConfigurationTests {
             _ = try scope(#"{"scope": {"denyHost": []}}"#)
         } throws: { error in
             let text = (error as? ConfigurationError)?.description ?? ""
-            return text.hasPrefix("nettap.json: $.scope.denyHost: unknown key \"denyHost\"") && text.contains("denyHosts")
+            return text.hasPrefix("nettap.json: $.scope.denyHost: unknown key \"denyHost\"")
+                && text.contains("denyHosts")
         }
     }
 
     @Test("load(contentsOf:) reads the scope section of a file")
     func load() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-scope-\(UUID().uuidString).json")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nettap-scope-\(UUID().uuidString).json"
+        )
         try Data(#"{"scope": {"denyHosts": ["*.tracker.example"]}, "shaping": {}}"#.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let scope = try HostScope.load(contentsOf: url)
