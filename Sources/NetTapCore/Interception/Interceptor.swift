@@ -58,6 +58,10 @@ public final class Interceptor: Sendable {
     /// The in-memory record of recent transactions and the live event stream.
     public let captureLog: CaptureLog
     private let settings = Locked(Settings())
+    /// The hosts this interceptor takes (``scope``).
+    let scopeStorage = Locked(HostScope.everyHost)
+    /// Decides whether installing does anything (release gating, ``Activation``).
+    let gate: ActivationGate
 
     /// Creates an interceptor with its own pipeline and capture log.
     ///
@@ -67,6 +71,14 @@ public final class Interceptor: Sendable {
     /// - Parameter captureCapacity: How many transactions the capture log keeps; 1,000 by default.
     public init(captureCapacity: Int = 1_000) {
         captureLog = CaptureLog(capacity: captureCapacity)
+        gate = .process
+    }
+
+    /// Creates an interceptor whose installs ask `gate` instead of the process's gate (tests simulate a release
+    /// build with it).
+    package init(captureCapacity: Int = 1_000, gate: ActivationGate) {
+        captureLog = CaptureLog(capacity: captureCapacity)
+        self.gate = gate
     }
 
     /// The handlers every intercepted request runs through, outermost first.
@@ -135,6 +147,9 @@ public final class Interceptor: Sendable {
     /// ```swift
     /// let session = interceptor.makeSession(configuration: .ephemeral)
     /// ```
+    ///
+    /// When NetTap is off in this process (a release build that did not opt in, see ``Activation``), this does
+    /// nothing and the configuration stays as it was.
     /// - Parameter configuration: The configuration to change.
     public func install(into configuration: URLSessionConfiguration) {
         install(into: configuration, usingProtocolSlot: ProtocolSlots.isDefault)
@@ -143,6 +158,7 @@ public final class Interceptor: Sendable {
     /// ``install(into:)``, choosing whether a private interceptor gets a protocol class of its own (the default
     /// on platforms where the configuration cannot be seen; tests of that path ask for it on Linux).
     func install(into configuration: URLSessionConfiguration, usingProtocolSlot: Bool) {
+        guard gate.check().isActive else { return }
         let others = (configuration.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
         let slot = self === Interceptor.shared || !usingProtocolSlot ? nil : ProtocolSlots.slotClass(for: self)
         let ours: NetTapURLProtocol.Type = slot ?? NetTapURLProtocol.self
@@ -166,6 +182,8 @@ public final class Interceptor: Sendable {
     /// ```swift
     /// let session = URLSession(configuration: interceptor.makeConfiguration())   // or interceptor.makeSession()
     /// ```
+    ///
+    /// When NetTap is off in this process (see ``Activation``), the copy is returned as it is.
     /// - Parameter base: The configuration to start from; `.default` by default.
     /// - Returns: A new configuration; `base` is not changed.
     public func makeConfiguration(from base: URLSessionConfiguration = .default) -> URLSessionConfiguration {
@@ -177,7 +195,8 @@ public final class Interceptor: Sendable {
     /// Creates a session whose requests run through this interceptor's pipeline and land in its capture log.
     ///
     /// The protocol finds the interceptor from its protocol class and, on Linux, the session's configuration
-    /// (see ``install(into:)``).
+    /// (see ``install(into:)``). When NetTap is off in this process (see ``Activation``), the session is a plain
+    /// one that NetTap never touches.
     /// - Parameters:
     ///   - configuration: The configuration to copy; NetTap is installed into the copy.
     ///   - delegate: The session delegate, as for `URLSession(configuration:delegate:delegateQueue:)`.
@@ -201,10 +220,13 @@ public final class Interceptor: Sendable {
     /// Call it as early as possible: on Linux, `URLSession.shared` copies the registered protocol list the
     /// first time it is touched, and a session created before that puts the platform's HTTP protocol ahead of
     /// ours. NetTap re-registers the built-in classes after its own to survive the second case; it cannot
-    /// survive the first, and says so in the result.
+    /// survive the first, and says so in the result. When NetTap is off in this process (a release build that did
+    /// not opt in, see ``Activation``), nothing is registered and the result says why.
     /// - Returns: Whether `URLSession.shared` is intercepted, and why not when it is not.
     @discardableResult
     public func installForSharedSession() -> SharedSessionInstallation {
+        let activation = gate.check()
+        guard activation.isActive else { return .notInterceptable(reason: "NetTap is off: " + activation.reason) }
         Self.anyEnabled.withLock { $0 = true }
         let builtIns = (URLSessionConfiguration.default.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
         for type in builtIns { URLProtocol.unregisterClass(type) }
@@ -230,6 +252,8 @@ public final class Interceptor: Sendable {
     /// Whether `URLSession.shared` is intercepted right now.
     /// - Returns: `.intercepted`, or `.notInterceptable` with the reason.
     public static func sharedSessionStatus() -> SharedSessionInstallation {
+        let activation = ActivationGate.process.decision
+        guard activation.isActive else { return .notInterceptable(reason: "NetTap is off: " + activation.reason) }
         let classes = URLSession.shared.configuration.protocolClasses ?? []
         guard let ours = classes.firstIndex(where: { $0 == NetTapURLProtocol.self }) else {
             if classes.isEmpty {

@@ -25,14 +25,19 @@ public class NetTapURLProtocol: URLProtocol {
     nonisolated(unsafe) private var relay: ClientRelay?
     nonisolated(unsafe) private var platformProtocol: URLProtocol?
 
-    /// Accepts `http` and `https` requests while any interceptor is enabled.
+    /// Accepts `http` and `https` requests while any interceptor is enabled, except those outside the serving
+    /// interceptor's ``Interceptor/scope`` when this class can tell which interceptor serves them.
+    ///
+    /// A declined request goes to the next protocol class, the platform's own HTTP protocol, as without NetTap.
     /// - Parameter request: The request the URL Loading System asks about.
     /// - Returns: `true` when NetTap handles it.
     public override class func canInit(with request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return false
         }
-        return Interceptor.anyEnabled.current
+        guard Interceptor.anyEnabled.current else { return false }
+        guard let owner = Interceptor.scopeOwner(forProtocolClass: self) else { return true }
+        return owner.scope.includes(request.url)
     }
 
     /// Returns the request unchanged (NetTap never changes what the cache would key on).
@@ -57,14 +62,17 @@ public class NetTapURLProtocol: URLProtocol {
         let info = CallerInspector.inspect(task)
         let serving = Interceptor.serving(configuration: info.configuration, protocolClass: type(of: self))
         let interceptor = serving.interceptor
-        if serving.fallbackNote != nil, interceptor.isEnabled { Interceptor.warnOnceAboutSharedFallback() }
+        if serving.fallbackNote != nil, interceptor.isEnabled, interceptor.scope.includes(request.url) {
+            Interceptor.warnOnceAboutSharedFallback()
+        }
         let uploadUnreadable: Bool
         if case .unknown = info.uploadBody { uploadUnreadable = true } else { uploadUnreadable = false }
-        if !interceptor.isEnabled || info.isDownload || uploadUnreadable {
+        let isInScope = interceptor.scope.includes(request.url)
+        if !interceptor.isEnabled || !isInScope || info.isDownload || uploadUnreadable {
             startPlatformProtocol(
                 client: client,
                 interceptor: interceptor,
-                capture: interceptor.isEnabled,
+                capture: interceptor.isEnabled && isInScope,
                 fallbackNote: serving.fallbackNote
             )
             return

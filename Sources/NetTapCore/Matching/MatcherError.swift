@@ -14,6 +14,8 @@ public struct MatcherError: Error, CustomStringConvertible, Sendable, Equatable 
         case regularExpression = "regular expression"
         /// A URL pattern such as `https://*.example.com/api/**` (``RequestMatcher/url(_:)``).
         case urlPattern = "URL pattern"
+        /// A host pattern of an allow list or deny list, such as `*.example.com` (``HostPattern``).
+        case hostPattern = "host pattern"
     }
 
     /// The kind of pattern.
