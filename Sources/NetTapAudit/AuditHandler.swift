@@ -20,7 +20,7 @@ import FoundationNetworking
 /// receives it. It never answers, never rewrites and never holds a byte back: the request is scanned before
 /// `next` is called (the body up to ``bodyScanLimit`` bytes), the response head at once, and the response body
 /// through a tee while the app reads it; the body's findings are added when it ends, before the app sees
-/// the end, so they are on ``Transaction/findings`` when the transaction finishes. Responses that are neither
+/// the end, so they are on the transaction's `findings` when the transaction finishes. Responses that are neither
 /// images nor text (and every response to `HEAD`, every 204 and 304) are passed on untouched.
 ///
 /// The rules (see ``AuditRule`` for the table), with these decisions:
@@ -46,7 +46,7 @@ import FoundationNetworking
 /// let interceptor = Interceptor()
 /// interceptor.handlers = [
 ///     AuditHandler(firstPartyHosts: ["example.com", "*.example.com"], imageSizeLimit: 300_000),
-///     MockHandler(mocks),
+///     MockHandler(mocks: mocks),
 /// ]
 /// // later
 /// for item in interceptor.captureLog.transactions.findings(minimumSeverity: .medium) {
