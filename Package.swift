@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
+        .library(name: "NetTapAudit", targets: ["NetTapAudit"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
         .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
         .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
@@ -30,6 +31,7 @@ let package = Package(
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(name: "NetTapAudit", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapCache", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapFiles", dependencies: ["NetTapCore"], swiftSettings: strict),
         .systemLibrary(name: "CNetTapCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -43,7 +45,7 @@ let package = Package(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit",
             ],
             swiftSettings: strict
         ),
@@ -99,6 +101,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetTapAuditTests",
+            dependencies: ["NetTapAudit", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapCacheTests",
             dependencies: ["NetTapCache", "NetTapCore", "NetTapTesting"],
             swiftSettings: strict
@@ -130,7 +138,7 @@ let package = Package(
             name: "NetTapIntegrationTests",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity", "NetTapTestSupport", "NetTapTesting",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapTestSupport", "NetTapTesting",
             ],
             swiftSettings: strict
         ),

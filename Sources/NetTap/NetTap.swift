@@ -1,4 +1,5 @@
 // The umbrella module: `import NetTap` brings in every NetTap capability.
+@_exported import NetTapAudit
 @_exported import NetTapCache
 @_exported import NetTapCore
 @_exported import NetTapFiles
