@@ -283,7 +283,7 @@ extension AuditHandler {
 }
 
 /// The findings of one scan, at most one per rule, location and kind.
-private struct FindingList {
+struct FindingList {
     let disabled: Set<AuditRule>
     let host: String
     /// The URL without query, user info and fragment: safe to show.
@@ -317,7 +317,8 @@ private struct FindingList {
         )
     }
 
-    private static func shown(_ url: URL) -> String {
+    /// The URL as findings show it: without query, fragment and user info, which may hold the secrets found.
+    static func shown(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.host ?? ""
         }

@@ -19,8 +19,10 @@ public struct TransactionFinding: Sendable, Hashable {
     }
 
     /// One line: `GET https://api.example.com/login [high] plaintext.credentials at header Authorization: …`.
+    ///
+    /// The URL is shown without its query, fragment and user info, which may hold the very secrets found.
     public var summary: String {
-        "\(transaction.request.method) \(transaction.request.url.absoluteString) \(finding.summary)"
+        "\(transaction.request.method) \(FindingList.shown(transaction.request.url)) \(finding.summary)"
     }
 }
 
