@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
+        .library(name: "NetTapStore", targets: ["NetTapStore"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
         .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
         .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
@@ -30,6 +31,15 @@ let package = Package(
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "NetTapStore",
+            dependencies: [
+                "NetTapCore", "NetTapHAR", "NetTapCrypto",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "NetTapCache", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapFiles", dependencies: ["NetTapCore"], swiftSettings: strict),
         .systemLibrary(name: "CNetTapCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -43,7 +53,7 @@ let package = Package(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity",
+                "NetTapFiles", "NetTapIntegrity", "NetTapStore",
             ],
             swiftSettings: strict
         ),
@@ -56,7 +66,7 @@ let package = Package(
             name: "NetTapCLI",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
-                "NetTapIntegrity",
+                "NetTapIntegrity", "NetTapStore",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -67,7 +77,13 @@ let package = Package(
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
         .executableTarget(
             name: "nettap-bench",
-            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
+            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "StoreWriterFixture",
+            dependencies: ["NetTapStore", "NetTapCore"],
+            path: "Tests/StoreWriterFixture",
             swiftSettings: strict
         ),
 
@@ -106,6 +122,13 @@ let package = Package(
         .testTarget(
             name: "NetTapFilesTests",
             dependencies: ["NetTapFiles", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NetTapStoreTests",
+            dependencies: [
+                "NetTapStore", "NetTapCore", "NetTapHAR", "NetTapTesting", "NetTapTestSupport", "StoreWriterFixture",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),

@@ -7,3 +7,4 @@
 @_exported import NetTapMocking
 @_exported import NetTapReplay
 @_exported import NetTapShaping
+@_exported import NetTapStore
