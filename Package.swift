@@ -146,6 +146,7 @@ let package = Package(
             name: "NetTapCLITests",
             dependencies: [
                 "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapCore", "NetTapTesting", "NetTapTestSupport",
+                "NetTapStore",
             ],
             resources: [.copy("Fixtures")]
         ),

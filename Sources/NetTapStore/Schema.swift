@@ -18,7 +18,9 @@ enum Schema {
 
     /// Version 1: transactions (indexed columns and the JSON record without bodies) and deduplicated bodies.
     ///
-    /// - `bodies`: one row per distinct stored body, keyed by its SHA-256; `size` is the stored byte count.
+    /// - `bodies`: one row per distinct stored body, found by its SHA-256 (`hash`, unique); `size` is the stored
+    ///   byte count. A rowid table, not `WITHOUT ROWID`: its leaves hold a 1 KiB body inline, where an index
+    ///   b-tree would spill each one to an overflow page of its own.
     /// - `transactions`: `start` in seconds since 1970, `duration_ms` in milliseconds, `status` NULL without a
     ///   response, `*_body_hash` NULL without a body, `*_body_size` the full body size (also when the stored
     ///   bytes were truncated), `record` the ``Transaction`` as JSON with its bodies left out.
@@ -26,10 +28,10 @@ enum Schema {
         try database.execute(
             """
             CREATE TABLE bodies (
-                hash BLOB PRIMARY KEY NOT NULL,
+                hash BLOB NOT NULL UNIQUE,
                 data BLOB NOT NULL,
                 size INTEGER NOT NULL
-            ) WITHOUT ROWID;
+            );
             CREATE TABLE transactions (
                 id TEXT PRIMARY KEY NOT NULL,
                 start REAL NOT NULL,

@@ -19,7 +19,7 @@ public struct StoreLimits: Sendable, Hashable {
     /// The most bytes kept of one request or response body; 1 MiB by default.
     ///
     /// Longer bodies are stored truncated to their first `bodyByteLimit` bytes with their full byte count kept,
-    /// as ``NetTapCore/CapturedBody`` does.
+    /// as `CapturedBody` does.
     public var bodyByteLimit: Int
     /// How long a transaction is kept after its start, or `nil` to keep transactions regardless of age;
     /// 14 days by default.

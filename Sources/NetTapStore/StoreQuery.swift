@@ -23,8 +23,8 @@ public struct StoreQuery: Sendable, Hashable {
         case clientError = "4xx"
         /// `5xx`: server error.
         case serverError = "5xx"
-        /// `failed`: the transaction failed or was cancelled (``NetTapCore/Transaction/State/failed`` or
-        /// ``NetTapCore/Transaction/State/cancelled``).
+        /// `failed`: the transaction failed or was cancelled (`Transaction.State.failed` or
+        /// `Transaction.State.cancelled`).
         case failed
 
         /// Parses `1xx` … `5xx` or `failed` (any case).
@@ -57,9 +57,9 @@ public struct StoreQuery: Sendable, Hashable {
     public var statusClass: StatusClass?
     /// Text the URL path contains (case-sensitive, as percent-encoded in the URL).
     public var pathContains: String?
-    /// `true` for transactions with at least one ``NetTapCore/Finding``, `false` for those without.
+    /// `true` for transactions with at least one `Finding`, `false` for those without.
     public var hasFinding: Bool?
-    /// Who answered (``NetTapCore/Transaction/answeredBy``): `network`, `passthrough`, or a handler's name such as
+    /// Who answered (`Transaction.answeredBy`): `network`, `passthrough`, or a handler's name such as
     /// `mock`, `cassette`, `files` or `cache`.
     public var answeredBy: String?
     /// The most transactions to return, or `nil` for all.
@@ -106,6 +106,13 @@ public struct StoreQuery: Sendable, Hashable {
 
     /// Every transaction, newest first.
     public static let all = StoreQuery()
+
+    /// Checks every filter without running the query.
+    ///
+    /// - Throws: ``StoreError`` `.invalidQuery` naming the argument, as a query would.
+    public func validate() throws(StoreError) {
+        _ = try whereClause()
+    }
 
     /// The `WHERE` clause (empty or starting with ` WHERE`) and its parameter values.
     ///

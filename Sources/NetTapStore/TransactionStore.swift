@@ -79,7 +79,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
 
     /// Records a finished transaction: the event's snapshot is buffered and written with the next batch.
     ///
-    /// Other events (``TransactionEvent/started(_:)``, ``TransactionEvent/responseReceived(_:)``) are ignored, so
+    /// Other events (`TransactionEvent.started(_:)`, `TransactionEvent.responseReceived(_:)`) are ignored, so
     /// the store holds each transaction once, in its final state.
     /// - Parameter event: The event.
     public func observe(_ event: TransactionEvent) {
@@ -88,7 +88,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
 
     /// Buffers a transaction for the next batch; returns at once.
     ///
-    /// A transaction whose ``NetTapCore/Transaction/id`` is already stored replaces it. Bodies longer than
+    /// A transaction whose `Transaction.id` is already stored replaces it. Bodies longer than
     /// ``StoreLimits/bodyByteLimit`` are stored truncated, with their full byte count.
     /// - Parameter transaction: The transaction.
     public func record(_ transaction: Transaction) {
@@ -139,7 +139,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
     /// - Parameters:
     ///   - query: The filters, limit and offset; every transaction by default.
     ///   - includingBodies: `true` loads the stored body bytes; `false` (the default, for fast listing) gives each
-    ///     body as empty data with its full ``NetTapCore/CapturedBody/totalByteCount``.
+    ///     body as empty data with its full `CapturedBody.totalByteCount`.
     /// - Returns: The transactions.
     /// - Throws: ``StoreError`` `.invalidQuery` naming a malformed filter, or a read failure naming the file.
     /// - Complexity: O(log n + k) for indexed filters with k results (plus the body sizes when loading bodies);
@@ -173,7 +173,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
     /// A HAR 1.2 document of the transactions matching `query`, with their stored bodies, newest first.
     ///
     /// - Parameter query: The filters; every transaction by default.
-    /// - Returns: The document (entries as ``NetTapHAR/HARDocument/init(transactions:creator:)`` makes them).
+    /// - Returns: The document (entries as `HARDocument.init(transactions:creator:)` makes them).
     /// - Throws: ``StoreError`` as ``transactions(matching:includingBodies:)`` does.
     public func exportHAR(matching query: StoreQuery = .all) async throws(StoreError) -> HARDocument {
         HARDocument(transactions: try await transactions(matching: query, includingBodies: true))
