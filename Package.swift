@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
         .library(name: "NetTapAudit", targets: ["NetTapAudit"]),
+        .library(name: "NetTapStore", targets: ["NetTapStore"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
         .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
         .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
@@ -32,6 +33,15 @@ let package = Package(
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapAudit", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "NetTapStore",
+            dependencies: [
+                "NetTapCore", "NetTapHAR", "NetTapCrypto",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "NetTapCache", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapFiles", dependencies: ["NetTapCore"], swiftSettings: strict),
         .systemLibrary(name: "CNetTapCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -45,7 +55,7 @@ let package = Package(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity", "NetTapAudit",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore",
             ],
             swiftSettings: strict
         ),
@@ -58,7 +68,7 @@ let package = Package(
             name: "NetTapCLI",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
-                "NetTapIntegrity",
+                "NetTapIntegrity", "NetTapStore",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -69,7 +79,13 @@ let package = Package(
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
         .executableTarget(
             name: "nettap-bench",
-            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping"],
+            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "StoreWriterFixture",
+            dependencies: ["NetTapStore", "NetTapCore"],
+            path: "Tests/StoreWriterFixture",
             swiftSettings: strict
         ),
 
@@ -116,6 +132,13 @@ let package = Package(
             dependencies: ["NetTapFiles", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "NetTapStoreTests",
+            dependencies: [
+                "NetTapStore", "NetTapCore", "NetTapHAR", "NetTapTesting", "NetTapTestSupport", "StoreWriterFixture",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),
         .testTarget(
             name: "NetTapIntegrityTests",
@@ -131,6 +154,7 @@ let package = Package(
             name: "NetTapCLITests",
             dependencies: [
                 "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapCore", "NetTapTesting", "NetTapTestSupport",
+                "NetTapStore",
             ],
             resources: [.copy("Fixtures")]
         ),

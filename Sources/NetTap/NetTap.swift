@@ -8,3 +8,4 @@
 @_exported import NetTapMocking
 @_exported import NetTapReplay
 @_exported import NetTapShaping
+@_exported import NetTapStore

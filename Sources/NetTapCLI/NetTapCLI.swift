@@ -20,7 +20,8 @@ public enum NetTapCLI {
     /// A command whose name has two words (`mock save`) belongs to a group (`mock`): `nettap mock` and
     /// `nettap help mock` list the group's commands.
     public static let commands: [any Command.Type] = [
-        DemoCommand.self, FetchCommand.self, ReportCommand.self, MockSaveCommand.self, MockListCommand.self,
+        DemoCommand.self, FetchCommand.self, ReportCommand.self, QueryCommand.self, MockSaveCommand.self,
+        MockListCommand.self,
     ]
 
     /// One line about each command group, shown by `nettap help GROUP`.

@@ -1,19 +1,25 @@
 import Foundation
 import NetTapHAR
+import NetTapStore
 
-/// `nettap report FILE.har`: a traffic summary of any HAR 1.2 file, as text or JSON.
+/// `nettap report FILE.(har|sqlite)`: a traffic summary of any HAR 1.2 file or NetTap store, as text or JSON.
 ///
-/// Works on NetTap's own exports and those of browsers and proxies (Chrome, Firefox, Charles, Insomnia…).
-/// The statistics and their definitions are those of ``HARSummary``.
+/// Works on NetTap's own exports and those of browsers and proxies (Chrome, Firefox, Charles, Insomnia…), and
+/// on the SQLite files a `TransactionStore` writes (recognized by their SQLite header, whatever their name;
+/// every stored transaction is summarized as its HAR entries would be). The statistics and their definitions
+/// are those of ``HARSummary``.
 ///
-/// Exit codes: 0 done, 1 the file is missing or not a valid HAR (the line names the file and the JSON
-/// path), 2 usage error.
+/// Exit codes: 0 done, 1 the file is missing, not a valid HAR or not a readable NetTap store (the line names
+/// the file and the JSON path or the problem), 2 usage error.
 public struct ReportCommand: Command {
     /// The command's description.
     public static let spec = CommandSpec(
         name: "report",
-        summary: "Summarizes a HAR file: per-host traffic, percentiles, status codes, who answered, slowest entries.",
-        positionals: [PositionalSpec(name: "FILE.har", help: "The HAR 1.2 file to summarize.")],
+        summary:
+            "Summarizes a HAR file or NetTap store: per-host traffic, percentiles, statuses, who answered, slowest.",
+        positionals: [
+            PositionalSpec(name: "FILE.(har|sqlite)", help: "The HAR 1.2 file, or NetTap SQLite store, to summarize.")
+        ],
         options: [
             OptionSpec(names: ["--json"], help: "Prints the summary as JSON instead of text."),
             OptionSpec(
@@ -28,7 +34,10 @@ public struct ReportCommand: Command {
             HTTP errors = status >= 400, counted separately. p50/p95 = nearest-rank percentiles of the
             entry time in milliseconds.
 
-            Exit codes: 0 success, 1 missing or invalid HAR file, 2 usage error.
+            A NetTap store (an SQLite file, whatever its name) is read read-only and summarized as the HAR
+            export of all its transactions would be.
+
+            Exit codes: 0 success, 1 missing or invalid HAR file or store, 2 usage error.
             """
     )
 
@@ -71,12 +80,15 @@ public struct ReportCommand: Command {
             throw CLIError.failure(command: "report", input: path, message: reason)
         }
         let document: HARDocument
-        do {
-            document = try HARDocument.load(contentsOf: fileURL)
-        } catch {
-            // Name the file as typed; the HAR error adds where in it (JSON path, or line and column).
-            let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(command: "report", input: path, message: "\(place): \(error.message)")
+        if Self.isSQLite(fileURL) {
+            let store = try QueryCommand.open(path, command: "report", in: environment)
+            do {
+                document = try await store.exportHAR()
+            } catch {
+                throw CLIError.failure(command: "report", input: path, message: QueryCommand.message(error))
+            }
+        } else {
+            document = try loadHAR(fileURL)
         }
         let summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
         if printsJSON {
@@ -92,6 +104,24 @@ public struct ReportCommand: Command {
             environment.standardOutput.write(Self.text(summary, file: path))
         }
         return .success
+    }
+
+    /// Whether a file starts with the SQLite 3 header (`"SQLite format 3\0"`, the SQLite file format §1.3).
+    private static func isSQLite(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header == Data("SQLite format 3\u{0}".utf8)
+    }
+
+    private func loadHAR(_ fileURL: URL) throws(CLIError) -> HARDocument {
+        do {
+            return try HARDocument.load(contentsOf: fileURL)
+        } catch {
+            // Name the file as typed; the HAR error adds where in it (JSON path, or line and column).
+            let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
+            throw CLIError.failure(command: "report", input: path, message: "\(place): \(error.message)")
+        }
     }
 
     /// The text form of a summary.

@@ -15,8 +15,9 @@ import FoundationNetworking
 struct BenchOptions {
     /// The scenarios a run includes by default, in the order they run.
     static let scenarioNames = ["latency", "throughput", "mock", "download", "resources"]
-    /// Every scenario name: the default ones, and `breakdown` and `shaping`, which run only when named with `--only`.
-    static let allScenarioNames = scenarioNames + ["breakdown", "shaping"]
+    /// Every scenario name: the default ones, and `breakdown`, `shaping` and `store`, which run only when named
+    /// with `--only`.
+    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store"]
 
     /// The usage text.
     static let usage = """
@@ -25,8 +26,9 @@ struct BenchOptions {
           --base URL   the server serving /small.txt and /big.bin (scripts/bench starts one)
           --quick      small counts, for a smoke run
           --only NAME  run only these scenarios: \(allScenarioNames.joined(separator: ", "))
-                       (breakdown, which splits NetTap's small-request cost into parts, and shaping, which checks
-                       NetTapShaping's rates, latency and CPU in about 1–2 minutes, run only when named)
+                       (breakdown, which splits NetTap's small-request cost into parts, shaping, which checks
+                       NetTapShaping's rates, latency and CPU in about 1–2 minutes, and store, which measures
+                       NetTapStore's inserts per second with 1 KiB bodies, run only when named)
         """
 
     /// The server's base URL.
@@ -86,10 +88,17 @@ func runBenchmark(_ options: BenchOptions) async throws {
             + "round(s); resources \(plan.resourcesCount) requests/child"
     )
     print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
-    let scenarios = try await Scenarios(base: options.base, plan: plan)
+    // The store scenario needs no server; the others share one set of sessions.
+    let needsServer = options.scenarios.contains { $0 != "store" }
+    let scenarios = needsServer ? try await Scenarios(base: options.base, plan: plan) : nil
     var report = Report()
     for name in options.scenarios {
         Log.step(name)
+        if name == "store" {
+            try await StoreBench(count: options.isQuick ? 5_000 : 50_000).run()
+            continue
+        }
+        guard let scenarios else { continue }
         switch name {
         case "latency": report.rows += try await scenarios.latency()
         case "throughput": report.rows += try await scenarios.throughput()

@@ -1,0 +1,238 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+import NetTapStore
+
+/// `nettap query STORE [filters] [--har OUT]`: lists, or exports as HAR, the transactions of a NetTap SQLite store.
+///
+/// Opens the store read-only (an app may be writing it at the same time). Filters combine with AND and map to
+/// `StoreQuery`; results come newest first.
+///
+/// Exit codes: 0 done, 1 the store is missing, damaged, not a NetTap store or of a newer schema (the line names
+/// the file), or OUT cannot be written; 2 usage error (a malformed filter names the option).
+public struct QueryCommand: Command {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "query",
+        summary: "Lists or exports the transactions of a NetTap SQLite store, filtered by time, host, status and more.",
+        positionals: [PositionalSpec(name: "STORE", help: "The store file a TransactionStore wrote.")],
+        options: [
+            OptionSpec(names: ["--host"], valueName: "HOST", help: "An exact host, or *.example.com for subdomains."),
+            OptionSpec(names: ["--method"], valueName: "METHOD", help: "A request method, such as GET."),
+            OptionSpec(names: ["--status"], valueName: "CLASS", help: "1xx, 2xx, 3xx, 4xx, 5xx or failed."),
+            OptionSpec(names: ["--path"], valueName: "TEXT", help: "Text the URL path contains (case-sensitive)."),
+            OptionSpec(
+                names: ["--since"],
+                valueName: "ISO8601",
+                help: "Started at or after, e.g. 2025-06-01 or 2025-06-01T12:00:00Z."
+            ),
+            OptionSpec(names: ["--until"], valueName: "ISO8601", help: "Started before this date and time."),
+            OptionSpec(names: ["--finding"], help: "Only transactions with at least one finding."),
+            OptionSpec(
+                names: ["--answered-by"],
+                valueName: "NAME",
+                help: "Who answered: network, passthrough, mock, cassette, files, cache…"
+            ),
+            OptionSpec(
+                names: ["--limit"],
+                valueName: "N",
+                help: "The most transactions to list; 100 by default for the table, all with --har."
+            ),
+            OptionSpec(
+                names: ["--har"],
+                valueName: "OUT",
+                help: "Writes the matching transactions, with bodies, as a HAR 1.2 file instead of listing them."
+            ),
+        ],
+        discussion: """
+            The table shows each transaction's start (UTC), method, status ("-" without a response, with the
+            error code for failures), duration in milliseconds, who answered, its number of findings and URL.
+
+            Exit codes: 0 success, 1 unreadable store or unwritable OUT, 2 usage error.
+            """
+    )
+
+    /// The store file, as typed.
+    public var path: String
+    /// The filters.
+    public var query: StoreQuery
+    /// Where to write a HAR file, or `nil` to print a table.
+    public var harPath: String?
+
+    /// Creates the command from parsed arguments.
+    ///
+    /// - Parameter arguments: Parsed with ``spec``.
+    /// - Throws: A usage ``CLIError`` naming the option when a status class, date, host pattern or limit is
+    ///   malformed.
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        path = arguments.positionals.first ?? ""
+        harPath = arguments.value("--har")
+        var query = StoreQuery()
+        query.host = arguments.value("--host")
+        query.method = arguments.value("--method")
+        query.pathContains = arguments.value("--path")
+        query.answeredBy = arguments.value("--answered-by")
+        if arguments.has("--finding") { query.hasFinding = true }
+        if let text = arguments.value("--status") {
+            do {
+                query.statusClass = try StoreQuery.StatusClass.parse(text)
+            } catch {
+                throw CLIError.usage(
+                    command: "query",
+                    input: "--status \(Formatting.quoted(text))",
+                    message: error.message
+                )
+            }
+        }
+        query.since = try Self.date(arguments.value("--since"), option: "--since")
+        query.until = try Self.date(arguments.value("--until"), option: "--until")
+        if let text = arguments.value("--limit") {
+            guard let limit = Int(text), limit >= 0 else {
+                throw CLIError.usage(
+                    command: "query",
+                    input: "--limit \(Formatting.quoted(text))",
+                    message: "must be a whole number >= 0"
+                )
+            }
+            query.limit = limit
+        } else if harPath == nil {
+            query.limit = 100
+        }
+        do {
+            try query.validate()
+        } catch {
+            let option = Self.option(for: error.input)
+            throw CLIError.usage(command: "query", input: option, message: error.message)
+        }
+        self.query = query
+    }
+
+    /// Reads the store and prints the table, or writes the HAR file.
+    ///
+    /// - Parameter environment: Outputs and working directory.
+    /// - Returns: ``ExitCode/success``.
+    /// - Throws: ``CLIError`` (exit 1) naming the store or OUT.
+    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+        let store = try Self.open(path, command: "query", in: environment)
+        do {
+            if let harPath {
+                let document = try await store.exportHAR(matching: query)
+                let outURL = environment.fileURL(harPath)
+                do {
+                    try document.encoded().write(to: outURL, options: .atomic)
+                } catch {
+                    throw CLIError.failure(
+                        command: "query",
+                        input: "--har \(Formatting.quoted(harPath))",
+                        message: Formatting.unwritableFileReason(outURL, error: error)
+                    )
+                }
+                let count = document.log.entries.count
+                environment.standardOutput.write("wrote \(count) entr\(count == 1 ? "y" : "ies") to \(harPath)\n")
+                return .success
+            }
+            var unlimited = query
+            unlimited.limit = nil
+            unlimited.offset = 0
+            let total = try await store.count(matching: unlimited)
+            let transactions = try await store.transactions(matching: query)
+            environment.standardOutput.write(Self.text(transactions, matching: total, file: path))
+            return .success
+        } catch let error as CLIError {
+            throw error
+        } catch let error as StoreError {
+            throw CLIError.failure(command: "query", input: path, message: Self.message(error))
+        } catch {
+            throw CLIError.failure(command: "query", input: path, message: "\(error)")
+        }
+    }
+
+    /// The table of transactions: a heading line, then one row each.
+    ///
+    /// - Parameters:
+    ///   - transactions: The transactions shown.
+    ///   - total: How many matched in all (before the limit).
+    ///   - file: The store's name shown in the first line.
+    /// - Returns: Lines ending with a newline.
+    public static func text(_ transactions: [Transaction], matching total: Int, file: String) -> String {
+        let shown = transactions.count == total ? "" : " (showing \(transactions.count))"
+        let output = "\(file): \(total) matching transaction\(total == 1 ? "" : "s")\(shown)\n"
+        guard !transactions.isEmpty else { return output }
+        var table = TextTable(
+            headings: ["START", "METHOD", "STATUS", "MS", "ANSWERED BY", "FINDINGS", "URL"],
+            alignments: [.left, .left, .right, .right, .left, .right, .left]
+        )
+        let formatter = ISO8601DateFormatter()
+        for transaction in transactions {
+            let status: String
+            if let response = transaction.response {
+                status = "\(response.statusCode)"
+            } else if let error = transaction.error {
+                status = "\(transaction.state.rawValue) \(error.code)"
+            } else {
+                status = "-"
+            }
+            table.rows.append([
+                formatter.string(from: transaction.timings.startDate),
+                transaction.request.method,
+                status,
+                transaction.timings.end.map(Formatting.milliseconds) ?? "-",
+                transaction.answeredBy,
+                "\(transaction.findings.count)",
+                transaction.request.url.absoluteString,
+            ])
+        }
+        return output + "\n" + table.rendered
+    }
+
+    /// Opens a store read-only for a command, turning its errors into failures naming the file as typed.
+    static func open(
+        _ path: String,
+        command: String,
+        in environment: CommandEnvironment
+    ) throws(CLIError)
+        -> TransactionStore
+    {
+        let url = environment.fileURL(path)
+        if let reason = Formatting.unreadableFileReason(url) {
+            throw CLIError.failure(command: command, input: path, message: reason)
+        }
+        do {
+            return try TransactionStore(url: url, mode: .readOnly)
+        } catch {
+            throw CLIError.failure(command: command, input: path, message: message(error))
+        }
+    }
+
+    /// A store error's text without the absolute file path (the CLI line names the file as typed).
+    static func message(_ error: StoreError) -> String {
+        [error.input, error.message].compactMap { $0 }.joined(separator: ": ")
+    }
+
+    /// Parses `--since`/`--until`: an RFC 3339 date and time (with or without fractional seconds), or a date.
+    private static func date(_ text: String?, option: String) throws(CLIError) -> Date? {
+        guard let text else { return nil }
+        let formatter = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
+        ] {
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        throw CLIError.usage(
+            command: "query",
+            input: "\(option) \(Formatting.quoted(text))",
+            message: "must be an ISO 8601 date (2025-06-01) or date and time (2025-06-01T12:00:00Z)"
+        )
+    }
+
+    /// The option a `StoreQuery` argument error refers to, with its value: `host "a*b"` → `--host "a*b"`.
+    private static func option(for input: String?) -> String? {
+        guard let input else { return nil }
+        let renamed = [
+            "path": "--path", "host": "--host", "method": "--method", "until": "--until", "limit": "--limit",
+        ]
+        guard let space = input.firstIndex(of: " "), let name = renamed[String(input[..<space])] else { return input }
+        return name + input[space...]
+    }
+}

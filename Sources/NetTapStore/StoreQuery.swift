@@ -1,0 +1,190 @@
+import Foundation
+
+/// Which stored transactions to list, count or export: every filter that is set must match.
+///
+/// Results come newest first (by start time). Each filter is backed by an index, except ``pathContains``,
+/// which scans the rows the other filters leave.
+///
+/// ```swift
+/// var query = StoreQuery(host: "*.example.com", statusClass: .serverError)
+/// query.since = Date().addingTimeInterval(-3600)
+/// let failures = try await store.transactions(matching: query)
+/// ```
+public struct StoreQuery: Sendable, Hashable {
+    /// A class of outcomes: the RFC 9110 §15 status classes, or no response at all.
+    public enum StatusClass: String, Sendable, Hashable, CaseIterable {
+        /// `1xx`: informational.
+        case informational = "1xx"
+        /// `2xx`: success.
+        case success = "2xx"
+        /// `3xx`: redirection.
+        case redirection = "3xx"
+        /// `4xx`: client error.
+        case clientError = "4xx"
+        /// `5xx`: server error.
+        case serverError = "5xx"
+        /// `failed`: the transaction failed or was cancelled (`Transaction.State.failed` or
+        /// `Transaction.State.cancelled`).
+        case failed
+
+        /// Parses `1xx` … `5xx` or `failed` (any case).
+        ///
+        /// - Parameter text: The text, for example `2xx`.
+        /// - Returns: The class.
+        /// - Throws: ``StoreError`` `.invalidQuery` naming the text and the accepted values.
+        public static func parse(_ text: String) throws(StoreError) -> StatusClass {
+            guard let value = StatusClass(rawValue: text.lowercased()) else {
+                throw StoreError(
+                    code: .invalidQuery,
+                    input: "status \"\(text)\"",
+                    message: "must be one of \(allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            return value
+        }
+    }
+
+    /// Transactions that started at or after this date.
+    public var since: Date?
+    /// Transactions that started before this date.
+    public var until: Date?
+    /// A host name (any case): `api.example.com` matches exactly, `*.example.com` matches its subdomains
+    /// (not `example.com` itself).
+    public var host: String?
+    /// A request method, compared in upper case (`get` matches `GET`).
+    public var method: String?
+    /// The outcome's class.
+    public var statusClass: StatusClass?
+    /// Text the URL path contains (case-sensitive, as percent-encoded in the URL).
+    public var pathContains: String?
+    /// `true` for transactions with at least one `Finding`, `false` for those without.
+    public var hasFinding: Bool?
+    /// Who answered (`Transaction.answeredBy`): `network`, `passthrough`, or a handler's name such as
+    /// `mock`, `cassette`, `files` or `cache`.
+    public var answeredBy: String?
+    /// The most transactions to return, or `nil` for all.
+    public var limit: Int?
+    /// How many matching transactions to skip (newest first) before returning any.
+    public var offset: Int
+
+    /// Creates a query; every filter left `nil` matches everything.
+    ///
+    /// - Parameters:
+    ///   - since: Start at or after this date.
+    ///   - until: Start before this date.
+    ///   - host: An exact host, or `*.domain` for its subdomains.
+    ///   - method: A request method.
+    ///   - statusClass: An outcome class.
+    ///   - pathContains: Text the URL path contains.
+    ///   - hasFinding: Whether the transaction has findings.
+    ///   - answeredBy: Who answered.
+    ///   - limit: The most results, or `nil` for all.
+    ///   - offset: Results to skip; 0 by default.
+    public init(
+        since: Date? = nil,
+        until: Date? = nil,
+        host: String? = nil,
+        method: String? = nil,
+        statusClass: StatusClass? = nil,
+        pathContains: String? = nil,
+        hasFinding: Bool? = nil,
+        answeredBy: String? = nil,
+        limit: Int? = nil,
+        offset: Int = 0
+    ) {
+        self.since = since
+        self.until = until
+        self.host = host
+        self.method = method
+        self.statusClass = statusClass
+        self.pathContains = pathContains
+        self.hasFinding = hasFinding
+        self.answeredBy = answeredBy
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Every transaction, newest first.
+    public static let all = StoreQuery()
+
+    /// Checks every filter without running the query.
+    ///
+    /// - Throws: ``StoreError`` `.invalidQuery` naming the argument, as a query would.
+    public func validate() throws(StoreError) {
+        _ = try whereClause()
+    }
+
+    /// The `WHERE` clause (empty or starting with ` WHERE`) and its parameter values.
+    ///
+    /// - Throws: ``StoreError`` `.invalidQuery` for a malformed host pattern, an empty filter text, or a negative
+    ///   limit or offset.
+    func whereClause() throws(StoreError) -> (sql: String, values: [Statement.Value]) {
+        var conditions: [String] = []
+        var values: [Statement.Value] = []
+        if let since {
+            conditions.append("start >= ?")
+            values.append(.real(since.timeIntervalSince1970))
+        }
+        if let until {
+            conditions.append("start < ?")
+            values.append(.real(until.timeIntervalSince1970))
+        }
+        if let host {
+            let pattern = host.lowercased()
+            if pattern.hasPrefix("*.") {
+                let suffix = String(pattern.dropFirst(1))
+                guard suffix.count > 1, !suffix.contains("*") else {
+                    throw Self.invalid("host", host, "a wildcard must look like *.example.com")
+                }
+                conditions.append("(length(host) > ? AND substr(host, -?) = ?)")
+                values += [.integer(Int64(suffix.utf8.count)), .integer(Int64(suffix.utf8.count)), .text(suffix)]
+            } else {
+                guard !pattern.isEmpty, !pattern.contains("*") else {
+                    throw Self.invalid("host", host, "must be a host name or *.domain (a * only as the first label)")
+                }
+                conditions.append("host = ?")
+                values.append(.text(pattern))
+            }
+        }
+        if let method {
+            guard !method.isEmpty, !method.contains(" ") else {
+                throw Self.invalid("method", method, "must be a method name such as GET")
+            }
+            conditions.append("method = ?")
+            values.append(.text(method.uppercased()))
+        }
+        switch statusClass {
+        case nil: break
+        case .failed: conditions.append("state IN ('failed', 'cancelled')")
+        case let statusClass?:
+            let first = Int64(statusClass.rawValue.prefix(1)).map { $0 * 100 } ?? 0
+            conditions.append("status BETWEEN ? AND ?")
+            values += [.integer(first), .integer(first + 99)]
+        }
+        if let pathContains {
+            guard !pathContains.isEmpty else { throw Self.invalid("path", pathContains, "must not be empty") }
+            conditions.append("instr(path, ?) > 0")
+            values.append(.text(pathContains))
+        }
+        switch hasFinding {
+        case true?: conditions.append("finding_count > 0")
+        case false?: conditions.append("finding_count = 0")
+        case nil: break
+        }
+        if let answeredBy {
+            conditions.append("answered_by = ?")
+            values.append(.text(answeredBy))
+        }
+        if let limit, limit < 0 { throw Self.invalid("limit", "\(limit)", "must be a whole number >= 0") }
+        if offset < 0 { throw Self.invalid("offset", "\(offset)", "must be a whole number >= 0") }
+        if let since, let until, until < since {
+            throw Self.invalid("until", "\(until)", "is before since (\(since))")
+        }
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (sql, values)
+    }
+
+    private static func invalid(_ name: String, _ value: String, _ message: String) -> StoreError {
+        StoreError(code: .invalidQuery, input: "\(name) \"\(value)\"", message: message)
+    }
+}
