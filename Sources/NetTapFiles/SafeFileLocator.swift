@@ -80,8 +80,12 @@ enum SafeFileLocator {
     }
 
     /// Opens a real path read-only and checks it is a regular file.
+    ///
+    /// `O_NONBLOCK`: opening a FIFO (or a device) for reading would otherwise block the thread until a writer
+    /// appears — one such request per core froze every task. With it the open returns at once and the
+    /// regular-file check refuses the FIFO; on regular files the flag changes nothing.
     private static func open(_ path: String, relativePath: String) -> Outcome {
-        let descriptor = Glue.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = Glue.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return .notFound(reason: "cannot open the file (errno \(errno))") }
         guard let file = OpenedFile(descriptor: descriptor, path: path, relativePath: relativePath) else {
             _ = Glue.close(descriptor)

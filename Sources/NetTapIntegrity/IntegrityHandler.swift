@@ -24,11 +24,12 @@ import FoundationNetworking
 ///
 /// - ``IntegrityRule/MismatchAction/fallback(_:)``: the known-good copy is read and checked against the same
 ///   expectation; when it matches, the handler answers (`answeredBy` is `integrity`) with status 200, the
-///   copy's bytes and the original headers except `ETag`, `Content-MD5`, `Digest`, `Content-Digest` and
-///   `Repr-Digest` (they describe the tampered bytes), `Content-Encoding` and `Transfer-Encoding` (the copy is
-///   plain bytes), `Content-Range` (the copy is whole) and `Content-Length` (set to the copy's size);
-///   `Content-Type` is kept. A copy that is missing or does not match fails the request instead (the finding's
-///   `action` is then `fail` and its `fallback` detail says why).
+///   copy's bytes, `Content-Length` (the copy's size) and `Content-Type` — and no other header of the tampered
+///   response: whoever changed the body also controlled its `Set-Cookie`, `Cache-Control`, `Location` and the
+///   rest. The content type comes from the path's extension for the selected kinds (`js`/`mjs` →
+///   `text/javascript`, `css`, `html`, `wasm`, `json`, `svg`), else it is the received one. A copy that is
+///   missing or does not match fails the request instead (the finding's `action` is then `fail` and its
+///   `fallback` detail says why).
 /// - ``IntegrityRule/MismatchAction/fail``: the request fails with `URLError(.badServerResponse)` whose
 ///   description names the URL, the expected and the actual digest.
 /// - ``IntegrityRule/MismatchAction/report``: the received body is delivered.
@@ -36,7 +37,9 @@ import FoundationNetworking
 /// A selected response without an expectation (no digest in the file name, no manifest entry) is delivered
 /// with the annotation `integrity: no expected digest …`. A body longer than ``bufferByteLimit`` is never
 /// delivered: the request fails with `URLError(.dataLengthExceedsMaximum)` and a finding `integrity.too-large`.
-/// A partial response (206) is hashed like a whole one, so it mismatches unless the range is the whole file.
+/// A selected request with a `Range` header is sent on without it (a part cannot be checked against the whole
+/// file's digest); the whole body is verified and answered with 200, as RFC 9110 §14.2 allows a server that
+/// ignores `Range` to do. So no unverified byte is ever delivered, and a genuine asset never looks tampered.
 ///
 /// ```swift
 /// let interceptor = Interceptor()
@@ -94,7 +97,13 @@ public struct IntegrityHandler: TransactionHandler {
     ///   body throws.
     /// - Complexity: O(body length) for a selected response, O(number of rules) otherwise.
     public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
-        let response = try await next(request)
+        var sent = request
+        if request.value(forHTTPHeaderField: "Range") != nil, rules.contains(where: { $0.selects(request) }) {
+            sent.setValue(nil, forHTTPHeaderField: "Range")
+            sent.setValue(nil, forHTTPHeaderField: "If-Range")
+            context.annotate(Self.annotationKey + ".range", "Range removed: only the whole file can be verified")
+        }
+        let response = try await next(sent)
         guard let requestURL = request.url, let rule = rules.first(where: { $0.selects(request) }),
             Self.hasVerifiableBody(response, method: request.httpMethod)
         else {
@@ -199,7 +208,7 @@ public struct IntegrityHandler: TransactionHandler {
                     )
                     context.annotate(Self.annotationKey, "mismatch: served fallback \(file.path)")
                     context.answer(by: name)
-                    return Self.fallbackResponse(data, original: original)
+                    return Self.fallbackResponse(data, path: mismatch.path, original: original)
                 }
                 failure = (
                     "mismatch",
@@ -221,16 +230,18 @@ public struct IntegrityHandler: TransactionHandler {
         throw mismatch.error(reason: failure.reason)
     }
 
-    /// The headers of the tampered response that do not describe the fallback copy.
-    static let headersDroppedForFallback = [
-        "ETag", "Content-MD5", "Digest", "Content-Digest", "Repr-Digest", "Content-Encoding", "Transfer-Encoding",
-        "Content-Range", "Content-Length",
+    /// The content types of the fallback copy by URL path extension, for the kinds integrity rules select.
+    static let fallbackContentTypes: [String: String] = [
+        "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+        "wasm": "application/wasm", "json": "application/json", "svg": "image/svg+xml",
     ]
 
-    private static func fallbackResponse(_ data: Data, original: HTTPResponse) -> HTTPResponse {
-        var headers = original.headers
-        for name in headersDroppedForFallback {
-            headers.remove(name: name)
+    private static func fallbackResponse(_ data: Data, path: String, original: HTTPResponse) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        let pathExtension = (path as NSString).pathExtension.lowercased()
+        if let type = fallbackContentTypes[pathExtension] ?? original.headers["Content-Type"] {
+            headers.set(name: "Content-Type", value: type)
         }
         headers.set(name: "Content-Length", value: "\(data.count)")
         return HTTPResponse(

@@ -4,6 +4,10 @@ import Testing
 
 @testable import NetTapFiles
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Path resolution never leaves the mount's directory")
 struct SafeFileLocatorTests {
     /// A mount folder `root` with `inside.txt`, `sub/deep.txt`, and `secret.txt` next to it (outside).
@@ -85,6 +89,20 @@ struct SafeFileLocatorTests {
                 continue
             }
         }
+    }
+
+    @Test("a FIFO in the mount is refused at once, not opened until a writer comes")
+    func fifoIsRefused() throws {
+        let (folder, root) = try Self.layout()
+        defer { folder.remove() }
+        let fifo = root.appendingPathComponent("pipe.js").path
+        #expect(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
+        // Without O_NONBLOCK this call would block forever (no writer ever opens the FIFO).
+        guard case .notFound(let reason) = SafeFileLocator.locate(["pipe.js"], in: root) else {
+            Issue.record("the FIFO was not refused")
+            return
+        }
+        #expect(reason == "not a regular file")
     }
 
     @Test("a directory is its index.html with a trailing slash and a redirect marker without")
