@@ -71,7 +71,7 @@ extension AuditHandler {
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> AuditHandler {
         let root = try ConfigNode.load(contentsOf: url)
-        return try AuditHandler(configuration: root.child("audit") ?? root)
+        return try AuditHandler(configuration: root.section("audit", sectionKeys: configurationKeys))
     }
 
     /// Reads a size with an optional unit and returns it in bytes.

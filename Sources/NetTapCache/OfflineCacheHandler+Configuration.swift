@@ -101,7 +101,7 @@ extension OfflineCacheHandler {
     public static func load(contentsOf url: URL) throws -> OfflineCacheHandler {
         let root = try ConfigNode.load(contentsOf: url)
         return try OfflineCacheHandler(
-            configuration: root.child("cache") ?? root,
+            configuration: root.section("cache", sectionKeys: configurationKeys),
             baseDirectory: url.deletingLastPathComponent()
         )
     }

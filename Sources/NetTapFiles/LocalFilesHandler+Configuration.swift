@@ -34,7 +34,7 @@ extension LocalFilesHandler {
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem.
     public static func load(contentsOf url: URL) throws -> LocalFilesHandler {
         let root = try ConfigNode.load(contentsOf: url)
-        let section = try root.child("files") ?? root
+        let section = try root.section("files", sectionKeys: configurationKeys)
         return try LocalFilesHandler(configuration: section, baseDirectory: url.deletingLastPathComponent())
     }
 }

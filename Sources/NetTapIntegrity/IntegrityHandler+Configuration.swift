@@ -14,7 +14,7 @@ extension IntegrityHandler {
     /// - Throws: `ConfigurationError` naming the file and JSON path of the first problem.
     public static func load(contentsOf url: URL) throws -> IntegrityHandler {
         let root = try ConfigNode.load(contentsOf: url)
-        let section = try root.child("integrity") ?? root
+        let section = try root.section("integrity", sectionKeys: configurationKeys)
         return try IntegrityHandler(configuration: section, baseDirectory: url.deletingLastPathComponent())
     }
 
@@ -134,7 +134,13 @@ extension IntegrityRule {
             throw node.error("expected exactly one of \"manifest\" or \"digest\"")
         }
         if let manifest = try node.child("manifest") {
-            return .manifest(try IntegrityManifest.load(contentsOf: resolve(manifest.stringValue(), in: baseDirectory)))
+            let url = resolve(try manifest.stringValue(), in: baseDirectory)
+            do {
+                return .manifest(try IntegrityManifest.load(contentsOf: url))
+            } catch {
+                // Name where the manifest was referenced too, and the full path it was looked for at.
+                throw manifest.error("cannot use the manifest \(url.path): \(error)")
+            }
         }
         let digest = try node.requiredChild("digest")
         do {

@@ -87,7 +87,7 @@ public struct MockConfiguration: Sendable {
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem.
     public static func load(contentsOf url: URL) throws -> MockConfiguration {
         let root = try ConfigNode.load(contentsOf: url)
-        let section = try root.child("mocks") ?? root
+        let section = try root.section("mocks", sectionKeys: sectionKeys)
         return try MockConfiguration(node: section, baseDirectory: url.deletingLastPathComponent())
     }
 

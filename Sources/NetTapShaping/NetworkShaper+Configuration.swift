@@ -40,7 +40,7 @@ extension NetworkShaper {
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> NetworkShaper {
         let root = try ConfigNode.load(contentsOf: url)
-        return try NetworkShaper(configuration: root.child("shaping") ?? root)
+        return try NetworkShaper(configuration: root.section("shaping", sectionKeys: configurationKeys))
     }
 }
 

@@ -162,7 +162,11 @@ struct IntegrityConfigurationTests {
         let base = folder.url
         let node = try Self.node(#"{"rules": [{"match": {}, "expect": {"manifest": "integrity.json"}}]}"#)
         let message = Self.message { _ = try IntegrityHandler(configuration: node, baseDirectory: base) }
-        #expect(message?.hasPrefix(expected) == true, "\(message ?? "no error")")
+        // Where the manifest was referenced, its full path, then the manifest's own file and JSON path.
+        let referenced =
+            #"nettap.json: $.rules[0].expect.manifest: cannot use the manifest "#
+            + base.appendingPathComponent("integrity.json").path + ": "
+        #expect(message?.hasPrefix(referenced + expected) == true, "\(message ?? "no error")")
     }
 
     @Test("a missing manifest file is an error naming it")
@@ -171,7 +175,8 @@ struct IntegrityConfigurationTests {
         let message = Self.message {
             _ = try IntegrityHandler(configuration: node, baseDirectory: FileManager.default.temporaryDirectory)
         }
-        #expect(message?.hasPrefix("none.json: $: cannot read file") == true, "\(message ?? "no error")")
+        #expect(message?.contains(": $.rules[0].expect.manifest: cannot use the manifest ") == true)
+        #expect(message?.contains("none.json: $: cannot read file") == true, "\(message ?? "no error")")
     }
 
     @Test("a manifest entry with several values keeps the strongest algorithm's")

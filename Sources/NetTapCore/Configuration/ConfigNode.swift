@@ -99,6 +99,27 @@ public struct ConfigNode: Sendable, Equatable {
         return ConfigNode(value: value, path: JSONPath.appending(key, to: path), source: source)
     }
 
+    /// A capability's section of a configuration document: the member `name` of a whole `nettap.json`, or the
+    /// document itself when it holds only that section's keys (a stand-alone section file).
+    ///
+    /// - Parameters:
+    ///   - name: The section's name, for example `files`.
+    ///   - sectionKeys: The keys the section itself may have.
+    /// - Returns: The section's node.
+    /// - Throws: ``ConfigurationError`` at this node when it is not an object, or `no "files" section (the
+    ///   file has: mocks, shaping)` when it is a document of other sections.
+    public func section(_ name: String, sectionKeys: Set<String>) throws -> ConfigNode {
+        if let member = try child(name) { return member }
+        let keys = Set(try objectMembers().keys)
+        guard keys.isSubset(of: sectionKeys) else {
+            throw error(
+                "no \"\(name)\" section (the file has: \(keys.sorted().joined(separator: ", "))); add one, or pass a "
+                    + "file that holds only the \(name) section's keys (\(sectionKeys.sorted().joined(separator: ", ")))"
+            )
+        }
+        return self
+    }
+
     /// A member of this object that must be present and not `null`.
     ///
     /// - Parameter key: The member name.

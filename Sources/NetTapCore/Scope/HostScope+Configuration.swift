@@ -40,7 +40,7 @@ extension HostScope {
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> HostScope {
         let root = try ConfigNode.load(contentsOf: url)
-        return try HostScope(configuration: root.child("scope") ?? root)
+        return try HostScope(configuration: root.section("scope", sectionKeys: configurationKeys))
     }
 
     private static func pattern(from node: ConfigNode) throws -> HostPattern {

@@ -25,6 +25,20 @@ struct ConfigNodeTests {
         #expect(try stub.members().map(\.key) == ["delay", "name", "on", "status"])
     }
 
+    @Test("a section is the named member, or the whole document when it holds only the section's keys")
+    func sections() throws {
+        let keys: Set<String> = ["mounts"]
+        let whole = try parse(#"{"files": {"mounts": []}, "mocks": {}}"#)
+        #expect(try whole.section("files", sectionKeys: keys).path == "$.files")
+        #expect(try parse(#"{"mounts": []}"#).section("files", sectionKeys: keys).path == "$")
+        #expect(try parse("{}").section("files", sectionKeys: keys).path == "$")
+        let error = #expect(throws: ConfigurationError.self) {
+            try parse(#"{"mocks": {}, "shaping": {}}"#).section("files", sectionKeys: keys)
+        }
+        let expected = #"nettap.json: $: no "files" section (the file has: mocks, shaping)"#
+        #expect(error?.description.hasPrefix(expected) == true)
+    }
+
     @Test("a wrong type names file, path, expected and found")
     func wrongType() throws {
         let root = try parse(#"{"mocks":{"stubs":[{"status":"200","delay":1.5}]}}"#)
