@@ -68,7 +68,7 @@ let package = Package(
             name: "NetTapCLI",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
-                "NetTapIntegrity", "NetTapStore",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),

@@ -121,6 +121,9 @@ public struct HARSummary: Sendable, Hashable, Codable {
     /// Who answered the entries, most entries first then by name: the network, a stub, a cassette, … Only HAR
     /// files written by NetTap know; entries from other tools all count as `network`.
     public var answeredBy: [SourceCount]
+    /// The findings: those NetTap recorded in the entries (integrity mismatches, audit findings), and with
+    /// `nettap report --audit` those the audit rules find now; most severe first.
+    public var findings: [FindingEntry] = []
 
     /// Computes the summary of HAR entries.
     ///

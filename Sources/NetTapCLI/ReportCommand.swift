@@ -1,4 +1,5 @@
 import Foundation
+import NetTapAudit
 import NetTapHAR
 import NetTapStore
 
@@ -23,6 +24,11 @@ public struct ReportCommand: Command {
         options: [
             OptionSpec(names: ["--json"], help: "Prints the summary as JSON instead of text."),
             OptionSpec(
+                names: ["--audit"],
+                help: "Also runs NetTap's audit rules (secrets over http, tokens in URLs, insecure cookies, "
+                    + "personal data, oversized images) on every entry, for HAR files from other tools."
+            ),
+            OptionSpec(
                 names: ["--slowest"],
                 valueName: "N",
                 help: "How many of the slowest entries to list; 10 by default."
@@ -37,6 +43,10 @@ public struct ReportCommand: Command {
             A NetTap store (an SQLite file, whatever its name) is read read-only and summarized as the HAR
             export of all its transactions would be.
 
+            Findings: those NetTap recorded on the transactions (integrity mismatches, audit findings) are
+            listed, most severe first, with their messages; --audit also runs the audit rules on every entry
+            (useful for HAR exports of browsers and proxies). No finding shows a secret's value.
+
             Exit codes: 0 success, 1 missing or invalid HAR file or store, 2 usage error.
             """
     )
@@ -47,6 +57,8 @@ public struct ReportCommand: Command {
     public var printsJSON: Bool
     /// How many slowest entries to list.
     public var slowestLimit: Int
+    /// Whether to run the audit rules on every entry (`--audit`).
+    public var audits: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -55,6 +67,7 @@ public struct ReportCommand: Command {
     public init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         printsJSON = arguments.has("--json")
+        audits = arguments.has("--audit")
         if let text = arguments.value("--slowest") {
             guard let limit = Int(text), limit >= 0 else {
                 throw CLIError.usage(
@@ -90,7 +103,8 @@ public struct ReportCommand: Command {
         } else {
             document = try loadHAR(fileURL)
         }
-        let summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        var summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        summary.findings = HARSummary.findings(of: document.log.entries, audit: audits ? AuditHandler() : nil)
         if printsJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -170,6 +184,23 @@ public struct ReportCommand: Command {
                 [Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.method, Self.shortened($0.url)]
             }
             output += "\nSlowest \(summary.slowest.count):\n" + slowest.rendered
+        }
+        if !summary.findings.isEmpty {
+            var findings = TextTable(
+                headings: ["SEVERITY", "RULE", "LOCATION", "#", "METHOD", "URL"],
+                alignments: [.left, .left, .left, .right, .left, .left]
+            )
+            findings.rows = summary.findings.map {
+                [
+                    $0.finding.severity.rawValue, $0.finding.rule, $0.finding.location ?? "-", "\($0.index + 1)",
+                    $0.method, Self.shortened($0.url, limit: 70),
+                ]
+            }
+            let count = summary.findings.count
+            output += "\nFindings (\(count)):\n" + findings.rendered
+            for (number, entry) in summary.findings.enumerated() {
+                output += "\(number + 1). \(entry.finding.message)\n"
+            }
         }
         return output
     }

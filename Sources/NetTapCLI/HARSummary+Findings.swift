@@ -1,0 +1,74 @@
+import Foundation
+import NetTapAudit
+import NetTapCore
+import NetTapHAR
+
+extension HARSummary {
+    /// One finding of the summarized file: which entry, the request, and the finding without secrets.
+    public struct FindingEntry: Sendable, Hashable, Codable {
+        /// The entry's position in `log.entries`, from 0.
+        public var index: Int
+        /// The request method.
+        public var method: String
+        /// The request URL without query, fragment and user info (they may hold the secret found).
+        public var url: String
+        /// The finding.
+        public var finding: Finding
+        /// Whether `nettap report --audit` found it now (`true`) or the capture recorded it (`false`).
+        public var isFromAudit: Bool
+    }
+
+    /// The findings recorded in NetTap's `_netTap` entry records (integrity, audit, …), in entry order, then
+    /// those `audit` finds when given (for HAR files from other tools, or captures made without an audit).
+    ///
+    /// - Parameters:
+    ///   - entries: The HAR 1.2 `log.entries`.
+    ///   - audit: An audit to run on each entry's transaction, or `nil` for the recorded findings only.
+    /// - Returns: The findings, most severe first, then in entry order.
+    static func findings(of entries: [HAREntry], audit: AuditHandler?) -> [FindingEntry] {
+        var found: [FindingEntry] = []
+        for (index, entry) in entries.enumerated() {
+            let transaction = entry.transaction()
+            let url = Self.shownURL(transaction.request.url)
+            let recorded = entry.netTap?.findings ?? []
+            for finding in recorded {
+                found.append(
+                    FindingEntry(
+                        index: index,
+                        method: transaction.request.method,
+                        url: url,
+                        finding: finding,
+                        isFromAudit: false
+                    )
+                )
+            }
+            guard let audit else { continue }
+            for finding in audit.findings(for: transaction) where !recorded.contains(finding) {
+                found.append(
+                    FindingEntry(
+                        index: index,
+                        method: transaction.request.method,
+                        url: url,
+                        finding: finding,
+                        isFromAudit: true
+                    )
+                )
+            }
+        }
+        return found.enumerated().sorted { lhs, rhs in
+            lhs.element.finding.severity != rhs.element.finding.severity
+                ? lhs.element.finding.severity > rhs.element.finding.severity : lhs.offset < rhs.offset
+        }
+        .map(\.element)
+    }
+
+    /// A URL without query, fragment and user info.
+    private static func shownURL(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.host ?? "" }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.string ?? (url.host ?? "")
+    }
+}
