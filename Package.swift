@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(
             name: "NetTapCLITests",
             dependencies: [
-                "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapCore", "NetTapTesting", "NetTapTestSupport",
+                "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapCore", "NetTapTesting",
+                "NetTapTestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),

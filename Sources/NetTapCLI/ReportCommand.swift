@@ -1,10 +1,13 @@
 import Foundation
+import NetTapCore
 import NetTapHAR
 
 /// `nettap report FILE.har`: a traffic summary of any HAR 1.2 file, as text or JSON.
 ///
 /// Works on NetTap's own exports and those of browsers and proxies (Chrome, Firefox, Charles, Insomnia…).
-/// The statistics and their definitions are those of ``HARSummary``.
+/// The statistics and their definitions are those of ``HARSummary``. URLs are printed redacted (secret query
+/// items and user-info passwords as `[redacted]`) unless `--no-redact` is given, which the output then says
+/// (`redaction off` in the first line, `"redaction" : "off"` in JSON).
 ///
 /// Exit codes: 0 done, 1 the file is missing or not a valid HAR (the line names the file and the JSON
 /// path), 2 usage error.
@@ -21,12 +24,16 @@ public struct ReportCommand: Command {
                 valueName: "N",
                 help: "How many of the slowest entries to list; 10 by default."
             ),
+            OptionSpec(
+                names: ["--no-redact"],
+                help: "Prints URLs with their secret query items (token, api_key, …) as the file has them."
+            ),
         ],
         discussion: """
             Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
             bytes out = request bodySize, else the postData text length. Failed = status 0 (no response).
             HTTP errors = status >= 400, counted separately. p50/p95 = nearest-rank percentiles of the
-            entry time in milliseconds.
+            entry time in milliseconds. URLs are shown with secret query items redacted unless --no-redact.
 
             Exit codes: 0 success, 1 missing or invalid HAR file, 2 usage error.
             """
@@ -38,6 +45,8 @@ public struct ReportCommand: Command {
     public var printsJSON: Bool
     /// How many slowest entries to list.
     public var slowestLimit: Int
+    /// Whether URLs are redacted (no `--no-redact`).
+    public var redacts: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -58,6 +67,7 @@ public struct ReportCommand: Command {
         } else {
             slowestLimit = 10
         }
+        redacts = !arguments.has("--no-redact")
     }
 
     /// Reads the file and prints the summary.
@@ -78,7 +88,11 @@ public struct ReportCommand: Command {
             let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
             throw CLIError.failure(command: "report", input: path, message: "\(place): \(error.message)")
         }
-        let summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        let summary = HARSummary(
+            entries: document.log.entries,
+            slowestLimit: slowestLimit,
+            redactor: redacts ? .default : .disabled
+        )
         if printsJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -103,7 +117,8 @@ public struct ReportCommand: Command {
     public static func text(_ summary: HARSummary, file: String) -> String {
         let hostCount = summary.hosts.count
         let entries = summary.entryCount == 1 ? "1 entry" : "\(summary.entryCount) entries"
-        var output = "\(file): \(entries), \(hostCount) host\(hostCount == 1 ? "" : "s")\n\n"
+        let redaction = summary.redaction == "off" ? " (redaction off: URLs as recorded)" : ""
+        var output = "\(file): \(entries), \(hostCount) host\(hostCount == 1 ? "" : "s")\(redaction)\n\n"
         var hosts = TextTable(
             headings: ["HOST", "REQUESTS", "BYTES IN", "BYTES OUT", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right]
