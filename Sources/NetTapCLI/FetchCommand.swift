@@ -378,7 +378,9 @@ public struct FetchCommand: Command {
         } else if let http = response as? HTTPURLResponse {
             let fields = http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) }
             let sorted = fields.sorted { $0.0.lowercased() < $1.0.lowercased() }
-            let headers = redactor.redact(headers: HTTPHeaders(sorted.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }))
+            let headers = redactor.redact(
+                headers: HTTPHeaders(sorted.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+            )
             lines += headers.value.map { "\($0.name): \($0.value)" }
         }
         return lines.joined(separator: "\n") + "\n\n"

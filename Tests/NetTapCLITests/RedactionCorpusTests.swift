@@ -10,10 +10,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Issue 6, redaction: a corpus of requests with planted secrets goes through every output NetTap has — the
-/// capture log, HAR export, a cassette, cURL commands, and the CLI (`fetch -i --har`, `report`, `mock save`,
-/// `mock list`) — and a scan of every byte produced finds none of them. The same corpus with
-/// `Redactor.disabled` shows the scan finds them, so the test can fail.
+/// Issue 6, redaction: a corpus of requests with planted secrets goes through every output NetTap has — the capture log, HAR export, a cassette, cURL commands, and the CLI (`fetch -i --har`, `report`, `mock save`, `mock list`) — and a scan of every byte produced finds none of them.
+///
+/// The same corpus with `Redactor.disabled` shows the scan finds them, so the test can fail.
 ///
 /// Add an output here when it appears (the SQLite store, the HTML report): produce it from `outputs` and
 /// append its bytes.
@@ -78,7 +77,9 @@ struct RedactionCorpusTests {
             let run = await runCLI(arguments + noRedact)
             #expect(run.exitCode == .success, "\(arguments): \(run.standardError)")
             outputs.append(Output(name: arguments.joined(separator: " "), bytes: Data(run.standardOutput.utf8)))
-            outputs.append(Output(name: arguments.joined(separator: " ") + " (stderr)", bytes: Data(run.standardError.utf8)))
+            outputs.append(
+                Output(name: arguments.joined(separator: " ") + " (stderr)", bytes: Data(run.standardError.utf8))
+            )
         }
         let mocks = folder.url.appendingPathComponent("mocks.json")
         let entries = try HARDocument.load(contentsOf: harFile).log.entries
@@ -88,7 +89,9 @@ struct RedactionCorpusTests {
                     + noRedact
             )
             #expect(run.exitCode == .success, "mock save \(index): \(run.standardError)")
-            outputs.append(Output(name: "mock save \(index)", bytes: Data((run.standardOutput + run.standardError).utf8)))
+            outputs.append(
+                Output(name: "mock save \(index)", bytes: Data((run.standardOutput + run.standardError).utf8))
+            )
         }
         outputs.append(Output(name: "mocks file", bytes: try Data(contentsOf: mocks)))
         let list = await runCLI(["mock", "list", mocks.path])
@@ -171,7 +174,9 @@ struct RedactionCorpusTests {
         outputs.append(Output(name: "report of a raw HAR", bytes: Data(report.standardOutput.utf8)))
         let mocks = folder.url.appendingPathComponent("mocks.json")
         for index in transactions.indices {
-            let run = await runCLI(["mock", "save", rawHAR.path, "--entry", "\(index)", "--name", "e\(index)", "--to", mocks.path])
+            let run = await runCLI([
+                "mock", "save", rawHAR.path, "--entry", "\(index)", "--name", "e\(index)", "--to", mocks.path,
+            ])
             outputs.append(Output(name: "mock save \(index) of a raw HAR", bytes: Data(run.standardOutput.utf8)))
         }
         outputs.append(Output(name: "mocks file from a raw HAR", bytes: try Data(contentsOf: mocks)))
@@ -207,6 +212,10 @@ struct RedactionCorpusTests {
         let har = try HARDocument.load(contentsOf: folder.url.appendingPathComponent("capture.har"))
         #expect(har.log.creator.comment == #"{"redaction": "off"}"#)
         #expect(try Cassette.load(contentsOf: cassette).document.log.creator.comment == #"{"redaction": "off"}"#)
-        #expect(outputs.contains { $0.name == "fetch stderr" && String(decoding: $0.bytes, as: UTF8.self).contains("redaction off") })
+        #expect(
+            outputs.contains {
+                $0.name == "fetch stderr" && String(decoding: $0.bytes, as: UTF8.self).contains("redaction off")
+            }
+        )
     }
 }

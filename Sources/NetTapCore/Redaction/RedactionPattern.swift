@@ -35,7 +35,8 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
         self.expression = expression
         switch kind {
         case .exact: pieces = [source.lowercased()]
-        case .wildcard: pieces = source.lowercased().split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        case .wildcard:
+            pieces = source.lowercased().split(separator: "*", omittingEmptySubsequences: false).map(String.init)
         case .regex: pieces = []
         }
     }
@@ -103,9 +104,10 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
         }
     }
 
-    /// Text every name this pattern matches contains, lowercased: the exact name, or the longest piece of a
-    /// wildcard; `nil` for a regex or a wildcard of only `*`. A body that contains none of these texts of its
-    /// rules (ignoring ASCII case) cannot hold a secret field, so it need not be parsed.
+    /// Text every name this pattern matches contains, lowercased: the exact name, or the longest piece of a wildcard.
+    ///
+    /// `nil` for a regex or a wildcard of only `*`. A body that contains none of these texts of its rules (ignoring
+    /// ASCII case) cannot hold a secret field, so it need not be parsed.
     var requiredText: String? {
         switch kind {
         case .exact: return pieces[0].isEmpty ? nil : pieces[0]

@@ -77,10 +77,9 @@ extension Redactor {
         return "[\"\(escaped)\"]"
     }
 
-    /// Whether a body may hold a field a body field rule covers: it contains, ignoring ASCII case, the fixed
-    /// text of some rule (``RedactionPattern/requiredText``), or an `escape` (`\u` in JSON, `%` in a form)
-    /// that could spell a name differently, or a rule has no fixed text. Lets the common body without any
-    /// secret-looking name skip parsing.
+    /// Whether a body may hold a field a body field rule covers: it contains, ignoring ASCII case, the fixed text of some rule (``RedactionPattern/requiredText``), or an `escape` (`\u` in JSON, `%` in a form) that could spell a name differently, or a rule has no fixed text.
+    ///
+    /// Lets the common body without any secret-looking name skip parsing.
     ///
     /// - Complexity: O(body size × rules sharing a first letter), one pass.
     private func mayHoldSecretField(_ body: Data, escape: [UInt8]) -> Bool {

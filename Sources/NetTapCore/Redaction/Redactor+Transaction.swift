@@ -162,7 +162,10 @@ extension Redactor {
 
     /// Replaces secret query items and copies of `secrets` in what handlers wrote about a transaction:
     /// annotation values and findings (their location, message and details), which may quote a URL or a header.
-    private func removeSecrets(_ secrets: Set<String>, fromNotesOf transaction: inout Transaction)
+    private func removeSecrets(
+        _ secrets: Set<String>,
+        fromNotesOf transaction: inout Transaction
+    )
         -> [RedactionLocation]
     {
         var locations: [RedactionLocation] = []

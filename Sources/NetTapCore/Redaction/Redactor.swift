@@ -139,8 +139,9 @@ public struct Redactor: Sendable, Hashable {
         rules.contains { $0.target == target && $0.pattern.matches(name, lowercased: lowercased) }
     }
 
-    /// Texts one of which every secret body field name contains (lowercased), or `nil` when a rule (a regex)
-    /// could match a name without any fixed text. A body holding none of them needs no parsing.
+    /// Texts one of which every secret body field name contains (lowercased), or `nil` when a rule (a regex) could match a name without any fixed text.
+    ///
+    /// A body holding none of them needs no parsing.
     var bodyFieldNeedles: [[UInt8]]? {
         var needles: Set<String> = []
         for rule in rules where rule.target == .bodyField {
