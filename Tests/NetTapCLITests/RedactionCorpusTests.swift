@@ -34,7 +34,12 @@ struct RedactionCorpusTests {
         let server = try await HTTPBin.shared()
         let replay = try ReplayHandler(cassette: cassette, mode: .all, redactor: interceptor.redactor)
         interceptor.handlers = [replay]
-        let session = interceptor.makeSession(configuration: .ephemeral)
+        // No cookie jar: the cookies httpbin sets must not reach other tests' requests to the same server.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        let session = interceptor.makeSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let requests = planted.requests(at: server.baseURL)
         for request in requests {
@@ -98,12 +103,13 @@ struct RedactionCorpusTests {
         outputs.append(Output(name: "mock list", bytes: Data((list.standardOutput + list.standardError).utf8)))
 
         // `nettap fetch -i --har` with planted secrets of its own; its body (the server's answer to the user's
-        // own request, like curl's) goes to a file that is not a NetTap record and is left out of the scan.
+        // own request, like curl's) goes to a file that is not a NetTap record and is left out of the scan. The
+        // tool's session keeps cookies in the shared jar: the cookie is for a path no test requests, and expired.
         let server = try await HTTPBin.shared()
         let fetchHAR = folder.url.appendingPathComponent("fetch.har")
         let fetchURL = server.url(
             "/response-headers?Set-Cookie=sid%3D\(planted.secret("fetch-set-cookie"))"
-                + "&token=\(planted.secret("fetch-token"))"
+                + "%3B%20Path%3D%2Fnettap-redaction-corpus%3B%20Max-Age%3D0&token=\(planted.secret("fetch-token"))"
         )
         let fetch = await runCLI(
             [

@@ -31,8 +31,19 @@ struct CaptureRedactionTests {
         return interceptor
     }
 
+    /// A session without a cookie jar: the cookie the transport sets must not reach other tests.
+    private func jarlessSession(_ interceptor: Interceptor) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return interceptor.makeSession(configuration: configuration)
+    }
+
     private func request() throws -> URLRequest {
-        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:9/login?token=req-s3cr3t-query&q=1")))
+        var request = URLRequest(
+            url: try #require(URL(string: "http://redaction.invalid/login?token=req-s3cr3t-query&q=1"))
+        )
         request.httpMethod = "POST"
         request.setValue("Bearer req-s3cr3t-bearer", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -45,7 +56,7 @@ struct CaptureRedactionTests {
         let interceptor = interceptor()
         let collector = EventCollector()
         interceptor.captureLog.addObserver(collector)
-        let session = interceptor.makeSession()
+        let session = jarlessSession(interceptor)
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(for: try request())
 
@@ -60,7 +71,7 @@ struct CaptureRedactionTests {
         let encoded = String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self)
         #expect(!encoded.contains("s3cr3t"))
         #expect(transaction.request.headers["Authorization"] == "Bearer [redacted]")
-        #expect(transaction.request.url.absoluteString == "http://127.0.0.1:9/login?token=%5Bredacted%5D&q=1")
+        #expect(transaction.request.url.absoluteString == "http://redaction.invalid/login?token=%5Bredacted%5D&q=1")
         #expect(transaction.response?.headers["Set-Cookie"] == "sid=[redacted]; Path=/")
         let body = try JSONValue(data: try #require(transaction.response?.body?.data))
         #expect(body["access_token"] == "[redacted]")
@@ -91,7 +102,7 @@ struct CaptureRedactionTests {
     func disabledCapture() async throws {
         let interceptor = interceptor()
         interceptor.redactor = .disabled
-        let session = interceptor.makeSession()
+        let session = jarlessSession(interceptor)
         defer { session.finishTasksAndInvalidate() }
         _ = try await session.data(for: try request())
         let transaction = try #require(interceptor.captureLog.transactions.first)
@@ -105,7 +116,7 @@ struct CaptureRedactionTests {
     func customCapture() async throws {
         let interceptor = interceptor()
         interceptor.redactor = Redactor.default.adding([.queryItem("q")]).excepting([.header("Authorization")])
-        let session = interceptor.makeSession()
+        let session = jarlessSession(interceptor)
         defer { session.finishTasksAndInvalidate() }
         _ = try await session.data(for: try request())
         let transaction = try #require(interceptor.captureLog.transactions.first)
