@@ -31,7 +31,7 @@ import NetTapCore
 /// : 'NetTap: request body truncated to 1048576 of 2000000 bytes; this command sends only those'; curl …
 /// ```
 ///
-/// Secrets are redacted by default (`Redactor.default`, ``make(for:redactor:)``): credentials headers keep
+/// Secrets are redacted by default (`Redactor.default`, ``make(for:redactor:)-(CapturedRequest,_)``): credentials headers keep
 /// their scheme (`Authorization: Bearer [redacted]`), cookies their names, the URL and a JSON or form body
 /// their structure, with `[redacted]` (`%5Bredacted%5D` in a query or form) where a value was, so a shared
 /// command leaks no credentials and says where something was removed. When redaction changed the body, a
@@ -92,14 +92,14 @@ public enum CURLCommand {
 
     /// Builds the command that repeats a transaction's request, redacted knowing the whole transaction.
     ///
-    /// Unlike ``make(for:redactor:)`` with the request alone, this also removes copies of secrets that only the
+    /// Unlike ``make(for:redactor:)-(CapturedRequest,_)`` with the request alone, this also removes copies of secrets that only the
     /// response revealed (a value the server set as a cookie, sent in the request under another name).
     ///
     /// - Parameters:
     ///   - transaction: The transaction whose request to repeat.
     ///   - redactor: What is redacted (`Redactor.redact(transaction:)`); `Redactor.default` by default,
     ///     `Redactor.disabled` for the raw command.
-    /// - Returns: As ``make(for:redactor:)``.
+    /// - Returns: As ``make(for:redactor:)-(CapturedRequest,_)``.
     public static func make(for transaction: Transaction, redactor: Redactor = .default) -> String {
         make(for: redactor.redact(transaction: transaction).value.request, redactor: redactor)
     }

@@ -19,7 +19,7 @@ extension HAREntry {
     /// For a transaction that followed redirects, the entry shows the last request, as browsers write it: its
     /// method after the RFC 9110 §15.4 rules, the final URL, the body only when it went along; it starts at the
     /// last hop and its timings cover the time after it. ``HAREntry/entries(for:)`` also writes an entry for
-    /// each hop, and ``HARDocument/init(transactions:creator:)`` writes them all.
+    /// each hop, and ``HARDocument/init(transactions:creator:redactor:)`` writes them all.
     ///
     /// - Parameter transaction: The transaction.
     public init(transaction: Transaction) {
