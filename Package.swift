@@ -153,8 +153,8 @@ let package = Package(
         .testTarget(
             name: "NetTapCLITests",
             dependencies: [
-                "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapCore", "NetTapTesting", "NetTapTestSupport",
-                "NetTapStore",
+                "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapCore", "NetTapTesting",
+                "NetTapTestSupport", "NetTapStore",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -14,6 +14,12 @@ import FoundationNetworking
 /// output (text as is, binary bodies as a size line); one summary line goes to standard error:
 /// `200 OK, 1234 bytes, 56.7 ms, 0 redirects, answered by network`.
 ///
+/// Redaction: what NetTap records and shows is redacted with `Redactor.default` — the capture, the `--har`
+/// file (`creator.comment` `{"redaction": "on"}`), the headers `-i` prints and URLs in messages.
+/// `--no-redact` keeps secrets everywhere and says so: `{"redaction": "off"}` in the HAR file and
+/// `, redaction off` in the summary line. The body written to standard output or `-o` is never redacted: it is
+/// the server's real answer to the user's own request, as curl prints it, not a record of it.
+///
 /// Exit codes: 0 when any HTTP response arrived (also 4xx and 5xx, as curl without `--fail`), 1 on a
 /// network error (the line names the `URLError` code) or an unreadable data file, 2 on bad arguments.
 public struct FetchCommand: Command {
@@ -44,6 +50,11 @@ public struct FetchCommand: Command {
             ),
             OptionSpec(names: ["-i", "--include"], help: "Prints the status line and response headers first."),
             OptionSpec(
+                names: ["--no-redact"],
+                help: "Keeps secrets (Authorization, cookies, tokens) in the capture, the HAR file and the -i "
+                    + "headers; the HAR says \"redaction\": \"off\"."
+            ),
+            OptionSpec(
                 names: ["--shared-session"],
                 help: "Sends through URLSession.shared, installed with installForSharedSession(); fails with the "
                     + "reason when the shared session cannot be intercepted."
@@ -64,6 +75,11 @@ public struct FetchCommand: Command {
             The summary line (status, size in bytes, time in milliseconds, redirects, who answered) goes to
             standard error, so standard output holds only the response. Binary bodies are not printed: a line
             with their size and type is; -o PATH saves any body byte for byte.
+
+            Secrets (Authorization, Proxy-Authorization, cookies, API key and token headers, token-like query
+            items and body fields) are redacted in the capture, the --har file and the -i headers unless
+            --no-redact is given. The body on standard output (or in -o PATH) is the server's answer as
+            received, never redacted, like curl's.
 
             Exit codes: 0 an HTTP response arrived (any status), 1 network error or unreadable data file,
             2 usage error.
@@ -104,6 +120,11 @@ public struct FetchCommand: Command {
     public var profileName: String?
     /// Where to write the body (`-o`), as typed; `nil` prints it.
     public var outputPath: String?
+    /// Whether the capture, the HAR file, the printed headers and messages are redacted (no `--no-redact`).
+    public var redacts: Bool
+
+    /// What redacts the capture and the output: `Redactor.default`, or `Redactor.disabled` with `--no-redact`.
+    public var redactor: Redactor { redacts ? .default : .disabled }
 
     /// Creates the command from parsed arguments.
     ///
@@ -185,6 +206,7 @@ public struct FetchCommand: Command {
             profileName = nil
         }
         outputPath = arguments.value("-o")
+        redacts = !arguments.has("--no-redact")
     }
 
     /// Sends the request and prints the response.
@@ -210,6 +232,11 @@ public struct FetchCommand: Command {
             interceptor.handlers = [ShapingHandler(shaper: NetworkShaper(profile: profile))] + previousHandlers
         }
         defer { if profile != nil { interceptor.handlers = previousHandlers } }
+        // --no-redact captures the secrets too; otherwise the interceptor's own redaction stays in force, and
+        // everything written below is redacted with Redactor.default as well.
+        let previousRedactor = interceptor.redactor
+        if !redacts { interceptor.redactor = .disabled }
+        defer { if !redacts { interceptor.redactor = previousRedactor } }
         let session: URLSession
         if usesSharedSession {
             guard interceptor === Interceptor.shared else {
@@ -238,7 +265,9 @@ public struct FetchCommand: Command {
         // The capture is complete before the caller hears of the end. The URL match can miss when the platform
         // normalized the URL (an added `/`); the log then holds only this request, so take the newest.
         let captured = interceptor.captureLog.transactions
-        let transaction = captured.last { $0.request.url == url && $0.state != .pending } ?? captured.last
+        let sentURL = redactor.redact(url: url).value
+        let transaction = (captured.last { $0.request.url == sentURL && $0.state != .pending } ?? captured.last)
+            .map { redactor.redact(transaction: $0).value }
         if let harPath {
             try writeHAR(transaction, to: harPath, environment)
         }
@@ -250,7 +279,7 @@ public struct FetchCommand: Command {
         case .failure(let error):
             throw CLIError.failure(
                 command: "fetch",
-                input: url.absoluteString,
+                input: sentURL.absoluteString,
                 message: "request failed: \(Formatting.errorSummary(error))"
             )
         }
@@ -276,7 +305,7 @@ public struct FetchCommand: Command {
         environment.standardError.write(
             "\(Formatting.statusLine(status)), \(data.count) bytes, \(Formatting.milliseconds(milliseconds)) ms, "
                 + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
-                + (profileName.map { ", shaped by \($0)" } ?? "") + "\n"
+                + (profileName.map { ", shaped by \($0)" } ?? "") + (redacts ? "" : ", redaction off") + "\n"
         )
         return .success
     }
@@ -318,7 +347,7 @@ public struct FetchCommand: Command {
             throw CLIError.failure(command: "fetch", input: input, message: "the request was not captured by NetTap")
         }
         do {
-            let data = try HARDocument(transactions: [transaction]).encoded()
+            let data = try HARDocument(transactions: [transaction], redactor: redactor).encoded()
             try data.write(to: environment.fileURL(path), options: .atomic)
         } catch {
             throw CLIError.failure(
@@ -348,7 +377,11 @@ public struct FetchCommand: Command {
             lines += captured.map { "\($0.name): \($0.value)" }
         } else if let http = response as? HTTPURLResponse {
             let fields = http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) }
-            lines += fields.sorted { $0.0.lowercased() < $1.0.lowercased() }.map { "\($0.0): \($0.1)" }
+            let sorted = fields.sorted { $0.0.lowercased() < $1.0.lowercased() }
+            let headers = redactor.redact(
+                headers: HTTPHeaders(sorted.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+            )
+            lines += headers.value.map { "\($0.name): \($0.value)" }
         }
         return lines.joined(separator: "\n") + "\n\n"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 import NetTapHAR
 
 /// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest entries.
@@ -16,6 +17,9 @@ import NetTapHAR
 ///   response.
 /// - **p50 / p95**: nearest-rank percentiles of the entry `time` (milliseconds): the value at rank
 ///   ⌈p/100 · n⌉ of the n ascending times. Entries with a negative `time` are left out; `nil` when none remain.
+///
+/// URLs in the summary are redacted (secret query items and user-info passwords become `[redacted]`, with
+/// `Redactor.default`), whatever the file holds: a browser's HAR export keeps every token.
 ///
 /// ```swift
 /// let summary = HARSummary(entries: try HARDocument.load(contentsOf: url).log.entries)
@@ -58,7 +62,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
         public var index: Int
         /// The request method.
         public var method: String
-        /// The request URL.
+        /// The request URL, redacted unless the summary was made with `Redactor.disabled`.
         public var url: String
         /// The response status.
         public var status: Int
@@ -124,14 +128,17 @@ public struct HARSummary: Sendable, Hashable, Codable {
     /// The findings: those NetTap recorded in the entries (integrity mismatches, audit findings), and with
     /// `nettap report --audit` those the audit rules find now; most severe first.
     public var findings: [FindingEntry] = []
+    /// Whether the URLs were redacted: `on`, or `off` for a summary made with `Redactor.disabled`.
+    public var redaction: String
 
     /// Computes the summary of HAR entries.
     ///
     /// - Parameters:
     ///   - entries: The HAR 1.2 `log.entries`, in log order.
     ///   - slowestLimit: How many of the slowest entries to list; 10 by default.
+    ///   - redactor: What is redacted in the URLs listed; `Redactor.default` by default.
     /// - Complexity: O(n log n) in the number of entries.
-    public init(entries: [HAREntry], slowestLimit: Int = 10) {
+    public init(entries: [HAREntry], slowestLimit: Int = 10, redactor: Redactor = .default) {
         entryCount = entries.count
         var groups: [String: [HAREntry]] = [:]
         for entry in entries {
@@ -151,12 +158,25 @@ public struct HARSummary: Sendable, Hashable, Codable {
                 SlowEntry(
                     index: index,
                     method: entry.request.method,
-                    url: entry.request.url,
+                    url: Self.redactedURL(of: entry, with: redactor),
                     status: entry.response.status,
                     milliseconds: entry.time
                 )
             }
         answeredBy = Self.sources(of: entries)
+        redaction = redactor.isEnabled ? "on" : "off"
+    }
+
+    /// An entry's request URL with its secret query items and user-info password redacted, and copies of
+    /// secrets its response revealed (a cookie it set) removed; text that is not a URL is kept.
+    private static func redactedURL(of entry: HAREntry, with redactor: Redactor) -> String {
+        guard redactor.isEnabled, let url = URL(string: entry.request.url) else { return entry.request.url }
+        let exchange = Transaction(
+            request: entry.request.capturedRequest(),
+            response: entry.response.capturedResponse(url: url),
+            timings: Timings(startDate: Date(timeIntervalSince1970: 0))
+        )
+        return redactor.redact(transaction: exchange).value.request.url.absoluteString
     }
 
     private static func sources(of entries: [HAREntry]) -> [SourceCount] {

@@ -203,7 +203,7 @@ public struct MockSaveCommand: Command {
         environment.standardOutput.write(
             """
             Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(fileNote)
-              request:  \(entry.request.method) \(entry.request.url)
+              request:  \(entry.request.method) \(shown(entry.request.url))
               match:    \(stub.matcher.description)
               response: \(answer)
               secrets:  \(redacts ? "redacted (use --no-redact to keep them)" : "kept (--no-redact)")
@@ -211,6 +211,16 @@ public struct MockSaveCommand: Command {
             """
         )
         return .success
+    }
+
+    /// A URL as printed: secret query items and a user-info password redacted unless `--no-redact`.
+    private func shown(_ url: String) -> String {
+        Self.shown(url, redacts: redacts)
+    }
+
+    private static func shown(_ url: String, redacts: Bool) -> String {
+        guard redacts, let parsed = URL(string: url) else { return url }
+        return Redactor.default.redact(url: parsed).value.absoluteString
     }
 
     /// The index of the chosen entry.
@@ -241,7 +251,7 @@ public struct MockSaveCommand: Command {
                 throw CLIError.usage(
                     command: command,
                     input: "--match \(Formatting.quoted(text))",
-                    message: "\(found.count) entries of \(harPath) match (\(Self.list(found, of: entries))); "
+                    message: "\(found.count) entries of \(harPath) match (\(Self.list(found, of: entries, redacts))); "
                         + "choose one with --entry N"
                 )
             }
@@ -253,7 +263,7 @@ public struct MockSaveCommand: Command {
                     input: harPath,
                     message: entries.isEmpty
                         ? "has no entries"
-                        : "has \(count) (\(Self.list(Array(entries.indices), of: entries))); "
+                        : "has \(count) (\(Self.list(Array(entries.indices), of: entries, redacts))); "
                             + "choose one with --entry N or --match URL_SUBSTRING"
                 )
             }
@@ -262,8 +272,10 @@ public struct MockSaveCommand: Command {
     }
 
     /// `0 GET https://a.example/, 2 GET https://b.example/x`, at most five, then `…`.
-    private static func list(_ indices: [Int], of entries: [HAREntry]) -> String {
-        let shown = indices.prefix(5).map { "\($0) \(entries[$0].request.method) \(entries[$0].request.url)" }
+    private static func list(_ indices: [Int], of entries: [HAREntry], _ redacts: Bool) -> String {
+        let shown = indices.prefix(5).map {
+            "\($0) \(entries[$0].request.method) \(Self.shown(entries[$0].request.url, redacts: redacts))"
+        }
         return shown.joined(separator: ", ") + (indices.count > 5 ? ", …" : "")
     }
 }

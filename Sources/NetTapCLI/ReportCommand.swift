@@ -1,5 +1,6 @@
 import Foundation
 import NetTapAudit
+import NetTapCore
 import NetTapHAR
 import NetTapStore
 
@@ -8,7 +9,9 @@ import NetTapStore
 /// Works on NetTap's own exports and those of browsers and proxies (Chrome, Firefox, Charles, Insomnia…), and
 /// on the SQLite files a `TransactionStore` writes (recognized by their SQLite header, whatever their name;
 /// every stored transaction is summarized as its HAR entries would be). The statistics and their definitions
-/// are those of ``HARSummary``.
+/// are those of ``HARSummary``. URLs are printed redacted (secret query items and user-info passwords as
+/// `[redacted]`) unless `--no-redact` is given, which the output then says (`redaction off` in the first line,
+/// `"redaction" : "off"` in JSON).
 ///
 /// Exit codes: 0 done, 1 the file is missing, not a valid HAR or not a readable NetTap store (the line names
 /// the file and the JSON path or the problem), 2 usage error.
@@ -33,12 +36,16 @@ public struct ReportCommand: Command {
                 valueName: "N",
                 help: "How many of the slowest entries to list; 10 by default."
             ),
+            OptionSpec(
+                names: ["--no-redact"],
+                help: "Prints URLs with their secret query items (token, api_key, …) as the file has them."
+            ),
         ],
         discussion: """
             Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
             bytes out = request bodySize, else the postData text length. Failed = status 0 (no response).
             HTTP errors = status >= 400, counted separately. p50/p95 = nearest-rank percentiles of the
-            entry time in milliseconds.
+            entry time in milliseconds. URLs are shown with secret query items redacted unless --no-redact.
 
             A NetTap store (an SQLite file, whatever its name) is read read-only and summarized as the HAR
             export of all its transactions would be.
@@ -59,6 +66,8 @@ public struct ReportCommand: Command {
     public var slowestLimit: Int
     /// Whether to run the audit rules on every entry (`--audit`).
     public var audits: Bool
+    /// Whether URLs are redacted (no `--no-redact`).
+    public var redacts: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -80,6 +89,7 @@ public struct ReportCommand: Command {
         } else {
             slowestLimit = 10
         }
+        redacts = !arguments.has("--no-redact")
     }
 
     /// Reads the file and prints the summary.
@@ -103,7 +113,11 @@ public struct ReportCommand: Command {
         } else {
             document = try loadHAR(fileURL)
         }
-        var summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        var summary = HARSummary(
+            entries: document.log.entries,
+            slowestLimit: slowestLimit,
+            redactor: redacts ? .default : .disabled
+        )
         summary.findings = HARSummary.findings(of: document.log.entries, audit: audits ? AuditHandler() : nil)
         if printsJSON {
             let encoder = JSONEncoder()
@@ -147,7 +161,8 @@ public struct ReportCommand: Command {
     public static func text(_ summary: HARSummary, file: String) -> String {
         let hostCount = summary.hosts.count
         let entries = summary.entryCount == 1 ? "1 entry" : "\(summary.entryCount) entries"
-        var output = "\(file): \(entries), \(hostCount) host\(hostCount == 1 ? "" : "s")\n\n"
+        let redaction = summary.redaction == "off" ? " (redaction off: URLs as recorded)" : ""
+        var output = "\(file): \(entries), \(hostCount) host\(hostCount == 1 ? "" : "s")\(redaction)\n\n"
         var hosts = TextTable(
             headings: ["HOST", "REQUESTS", "BYTES IN", "BYTES OUT", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right]

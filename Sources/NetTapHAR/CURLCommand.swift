@@ -7,7 +7,7 @@ import NetTapCore
 /// curl 'https://api.example.com/items?q=a%20b' \
 ///   -X POST \
 ///   -H 'Content-Type: application/json' \
-///   -H 'Authorization: [REDACTED]' \
+///   -H 'Authorization: Bearer [redacted]' \
 ///   --data-binary '{"name":"it'\''s"}'
 /// ```
 ///
@@ -31,24 +31,25 @@ import NetTapCore
 /// : 'NetTap: request body truncated to 1048576 of 2000000 bytes; this command sends only those'; curl …
 /// ```
 ///
-/// Header values whose names are in `redactedHeaderNames` (case-insensitive) are replaced by the marker
-/// `[REDACTED]`, so a shared command leaks no credentials and says where something was removed.
+/// Secrets are redacted by default (`Redactor.default`, ``make(for:redactor:)-(CapturedRequest,_)``): credentials headers keep
+/// their scheme (`Authorization: Bearer [redacted]`), cookies their names, the URL and a JSON or form body
+/// their structure, with `[redacted]` (`%5Bredacted%5D` in a query or form) where a value was, so a shared
+/// command leaks no credentials and says where something was removed. When redaction changed the body, a
+/// captured `Content-Length` is left out, so curl sends the right size. `Redactor.disabled` gives the command
+/// exactly as captured, secrets included.
 public enum CURLCommand {
-    /// The text that replaces a redacted header value.
-    public static let redactionMarker = "[REDACTED]"
-
     /// Builds the command.
     ///
     /// - Parameters:
     ///   - request: The request to repeat.
-    ///   - redactedHeaderNames: Header names (any case) whose values are replaced by `[REDACTED]`.
+    ///   - redactor: What is redacted (`Redactor.redact(request:)`); `Redactor.default` by
+    ///     default, `Redactor.disabled` for the raw command with its secrets.
     /// - Returns: A shell command, one option per line joined with ` \` line continuations; prefixed with a
     ///   `: '…';` note when the body was truncated.
-    public static func make(
-        for request: CapturedRequest,
-        redactedHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
-    ) -> String {
-        let redacted = Set(redactedHeaderNames.map { $0.lowercased() })
+    public static func make(for request: CapturedRequest, redactor: Redactor = .default) -> String {
+        let original = request
+        let request = redactor.redact(request: original).value
+        let bodyChanged = request.body?.data != original.body?.data
         let url = request.url.absoluteString
         var options: [String] = []
         let method = request.method.uppercased()
@@ -62,8 +63,9 @@ public enum CURLCommand {
             options.append("--globoff")
         }
         let isTruncated = request.body?.isTruncated ?? false
-        for field in request.headers where !(isTruncated && field.name.lowercased() == "content-length") {
-            let value = redacted.contains(field.name.lowercased()) ? redactionMarker : field.value
+        let dropsLength = isTruncated || bodyChanged
+        for field in request.headers where !(dropsLength && field.name.lowercased() == "content-length") {
+            let value = field.value
             // curl removes a header given as `Name:`; `Name;` sends it with an empty value.
             options.append("-H \(quote(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)"))")
         }
@@ -86,6 +88,20 @@ public enum CURLCommand {
             }
         }
         return ([pipeline + "curl \(quote(url))"] + options).joined(separator: " \\\n  ")
+    }
+
+    /// Builds the command that repeats a transaction's request, redacted knowing the whole transaction.
+    ///
+    /// Unlike ``make(for:redactor:)-(CapturedRequest,_)`` with the request alone, this also removes copies of secrets that only the
+    /// response revealed (a value the server set as a cookie, sent in the request under another name).
+    ///
+    /// - Parameters:
+    ///   - transaction: The transaction whose request to repeat.
+    ///   - redactor: What is redacted (`Redactor.redact(transaction:)`); `Redactor.default` by default,
+    ///     `Redactor.disabled` for the raw command.
+    /// - Returns: As ``make(for:redactor:)-(CapturedRequest,_)``.
+    public static func make(for transaction: Transaction, redactor: Redactor = .default) -> String {
+        make(for: redactor.redact(transaction: transaction).value.request, redactor: redactor)
     }
 
     /// Single-quotes a word for a POSIX shell: `it's` becomes `'it'\''s'`.

@@ -2,19 +2,31 @@ import Foundation
 import NetTapCore
 
 extension HARDocument {
-    /// Creates a HAR 1.2 document with the entries of each transaction, in the given order.
+    /// Creates a HAR 1.2 document with the entries of each transaction, in the given order, secrets redacted.
     ///
     /// A transaction gives one entry, or N + 1 when it followed N redirects: one per hop, then the final
     /// request's, as Chrome and Firefox write them (see ``HAREntry/entries(for:)``). HAR viewers then show each
     /// URL with its own status; ``transactions()`` folds the hops back.
     ///
+    /// Every transaction goes through `redactor` first (`Redactor.redact(transaction:)`): a capture log's
+    /// transactions, already redacted when captured, come out unchanged, and others (built by hand, captured
+    /// with `Redactor.disabled`) lose their secrets here. `creator.comment` records the choice:
+    /// `{"redaction": "on"}`, or `{"redaction": "off"}` for `Redactor.disabled`, the explicit way to export
+    /// secrets (``HARCreator/recordingRedaction(_:)``).
+    ///
     /// - Parameters:
     ///   - transactions: The transactions, for example a capture log's.
     ///   - creator: The `creator` to record; NetTap by default.
+    ///   - redactor: What is redacted; `Redactor.default` by default, `Redactor.disabled` to keep everything.
     /// - Complexity: O(total size of the transactions' bodies and hops).
-    public init(transactions: [Transaction], creator: HARCreator = .netTap) {
+    public init(transactions: [Transaction], creator: HARCreator = .netTap, redactor: Redactor = .default) {
+        let redacted = transactions.map { redactor.redact(transaction: $0).value }
         self.init(
-            log: HARLog(creator: creator, pages: [], entries: transactions.flatMap { HAREntry.entries(for: $0) })
+            log: HARLog(
+                creator: creator.recordingRedaction(redactor.isEnabled),
+                pages: [],
+                entries: redacted.flatMap { HAREntry.entries(for: $0) }
+            )
         )
     }
 

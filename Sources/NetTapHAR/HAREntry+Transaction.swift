@@ -11,14 +11,15 @@ extension HAREntry {
     /// The request and response map field by field (see ``HARRequest/init(request:httpVersion:)`` and
     /// ``HARResponse/init(response:)``); a transaction without a response gets status 0 and the error in
     /// `response.comment`. Timings come from ``HARTimings/init(milestones:)`` and `time` is their sum.
-    /// What HAR 1.2 has no field for (who answered, redirect hops, handler notes, state, error) goes into
+    /// What HAR 1.2 has no field for (who answered, redirect hops, handler notes, state, error, where secrets
+    /// were redacted: `redacted: request header Authorization, request query token`) goes into
     /// `comment` as short text and into the custom field `_netTap` (``HARNetTapRecord``), from which
     /// ``transaction()`` restores it.
     ///
     /// For a transaction that followed redirects, the entry shows the last request, as browsers write it: its
     /// method after the RFC 9110 §15.4 rules, the final URL, the body only when it went along; it starts at the
     /// last hop and its timings cover the time after it. ``HAREntry/entries(for:)`` also writes an entry for
-    /// each hop, and ``HARDocument/init(transactions:creator:)`` writes them all.
+    /// each hop, and ``HARDocument/init(transactions:creator:redactor:)`` writes them all.
     ///
     /// - Parameter transaction: The transaction.
     public init(transaction: Transaction) {
@@ -111,7 +112,8 @@ extension HAREntry {
             answeredBy: record?.answeredBy ?? Transaction.answeredByNetwork,
             annotations: record?.annotations ?? [:],
             state: state,
-            findings: record?.findings ?? []
+            findings: record?.findings ?? [],
+            redactions: record?.redactions ?? []
         )
     }
 
@@ -147,6 +149,11 @@ extension HAREntry {
         for finding in transaction.findings {
             parts.append("finding \(finding.summary)")
         }
+        if !transaction.redactions.isEmpty {
+            var seen: Set<String> = []
+            let places = transaction.redactions.map(\.description).filter { seen.insert($0).inserted }
+            parts.append("redacted: \(places.joined(separator: ", "))")
+        }
         return parts.isEmpty ? nil : "NetTap: " + parts.joined(separator: "; ")
     }
 }
@@ -162,6 +169,7 @@ extension HARNetTapRecord {
         answeredBy = transaction.answeredBy
         annotations = transaction.annotations.isEmpty ? nil : transaction.annotations
         findings = transaction.findings.isEmpty ? nil : transaction.findings
+        redactions = transaction.redactions.isEmpty ? nil : transaction.redactions
         redirects = transaction.redirects.isEmpty ? nil : transaction.redirects.map(Redirect.init(hop:))
         error = transaction.error
         startSecondsSince2001 = transaction.timings.startDate.timeIntervalSinceReferenceDate

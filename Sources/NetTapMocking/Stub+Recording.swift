@@ -18,8 +18,8 @@ extension Stub {
     ///   - transaction: A completed transaction.
     ///   - name: The stub's name; `METHOD /path` by default.
     ///   - redactor: Replaces secrets before they reach the stub (header values such as `Set-Cookie` cookie
-    ///     values, body fields such as `token`; secret query items match any value); `Redactor.default` by
-    ///     default, `Redactor.disabled` keeps everything.
+    ///     values, body fields such as `token`, copies of the request's secrets echoed in the response; secret
+    ///     query items match any value); `Redactor.default` by default, `Redactor.disabled` keeps everything.
     ///
     /// A transaction that failed with a `URLError` (offline, timed out, connection lost, …) becomes a stub that
     /// fails with the same code.
@@ -27,6 +27,9 @@ extension Stub {
     ///   network error to reproduce (it was cancelled), or its captured body was truncated at the capture
     ///   limit.
     public init(recording transaction: Transaction, name: String? = nil, redactor: Redactor = .default) throws {
+        // The whole transaction first, so that copies of request secrets in the response (a server echoing the
+        // Authorization header or the posted password) are gone too.
+        let transaction = redactor.redact(transaction: transaction).value
         let target = "\(transaction.request.method) \(transaction.request.url.absoluteString)"
         guard let response = transaction.response else {
             guard let code = RecordedStub.urlErrorCode(of: transaction.error), code != .cancelled else {
@@ -99,17 +102,19 @@ extension Stub {
             if let name { self.name = name }
             return
         }
+        // Redacted as a whole transaction, so request secrets echoed in the response are gone too, and copies
+        // of secrets the response revealed are gone from the URL the stub matches.
+        let redacted = redactor.redact(transaction: entry.transaction()).value
+        let recorded = redacted.response
         let headers = HTTPHeaders(
-            entry.response.headers
-                .filter { !$0.name.hasPrefix(":") }
-                .map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
+            (recorded?.headers ?? HTTPHeaders()).filter { !$0.name.hasPrefix(":") }
         )
         var stub = RecordedStub.make(
             method: entry.request.method,
-            url: url,
+            url: redacted.request.url.host == nil ? url : redacted.request.url,
             statusCode: entry.response.status,
             headers: headers,
-            body: entry.response.content.decodedData() ?? Data(),
+            body: recorded?.body?.data ?? entry.response.content.decodedData() ?? Data(),
             redactor: redactor
         )
         if let name { stub.name = name }

@@ -11,7 +11,8 @@ public enum StubMatcher {
     /// item of `url` present (other query items allowed, order ignored).
     ///
     /// Query items the redactor treats as secret (`token`, `api_key`, …) match any value, so the stub keeps
-    /// answering when the real secret changes and the secret is never written into a mock file. The matcher is
+    /// answering when the real secret changes and the secret is never written into a mock file. So do items
+    /// whose value holds the placeholder `[redacted]`: a recording removed a copy of a secret there (an echo). The matcher is
     /// built from `RequestMatcher` factories, so it has a configuration and can be written to a mock file:
     /// `{"method": "GET", "scheme": "https", "host": "api.example.com", "path": "/search",
     /// "query": {"q": "swift", "token": null}}`.
@@ -23,7 +24,8 @@ public enum StubMatcher {
     public static func exactRequest(method: String, url: URL, redactor: Redactor = .default) -> RequestMatcher {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let items = (components?.queryItems ?? []).map { item in
-            redactor.isSecret(item.name, at: .queryItem) ? URLQueryItem(name: item.name, value: nil) : item
+            redactor.isSecret(item.name, at: .queryItem) || item.value?.contains(Redactor.placeholder) == true
+                ? URLQueryItem(name: item.name, value: nil) : item
         }
         var matcher = RequestMatcher.method(method)
         if let scheme = url.scheme { matcher = matcher && .scheme(scheme) }

@@ -16,7 +16,9 @@ import NetTapCore
 /// ```
 ///
 /// Both requests are compared after redaction (``ReplayHandler`` redacts the incoming request with the same
-/// `Redactor` that redacted the recording), so a secret replaced by the placeholder still matches.
+/// `Redactor` that redacted the recording), so a secret replaced by the placeholder still matches. A recorded
+/// query value holding `[redacted]` where the incoming one has other text also matches: the recording removed
+/// a copy of a secret the response revealed (an echo), which the incoming request alone cannot know.
 public struct CassetteMatching: Sendable, Hashable {
     /// How request bodies compare.
     public enum BodyComparison: String, Sendable, Hashable, CaseIterable {
@@ -107,7 +109,7 @@ public struct CassetteMatching: Sendable, Hashable {
         }
         let query = queryItems(of: mine)
         let recordedQuery = queryItems(of: theirs)
-        if query != recordedQuery {
+        if !Self.query(query, matchesRecorded: recordedQuery, anyOrder: ignoresQueryOrder) {
             reasons.append("query \(Self.describe(query)), recorded \(Self.describe(recordedQuery))")
         }
         for name in headers {
@@ -123,6 +125,39 @@ public struct CassetteMatching: Sendable, Hashable {
             reasons.append(reason)
         }
         return reasons
+    }
+
+    /// Whether query items (`name=value`) match the recorded ones: equal, or equal but where the recorded item
+    /// holds the redaction placeholder, which stands for any text.
+    private static func query(_ items: [String], matchesRecorded recorded: [String], anyOrder: Bool) -> Bool {
+        guard items.count == recorded.count else { return false }
+        guard items != recorded else { return true }
+        guard anyOrder else {
+            return zip(items, recorded).allSatisfy { item($0, matchesRecorded: $1) }
+        }
+        var unused = items
+        for expected in recorded {
+            guard let found = unused.firstIndex(where: { item($0, matchesRecorded: expected) }) else { return false }
+            unused.remove(at: found)
+        }
+        return true
+    }
+
+    /// Whether a query item equals a recorded one in which each `[redacted]` stands for any text.
+    private static func item(_ item: String, matchesRecorded recorded: String) -> Bool {
+        if item == recorded { return true }
+        let pieces = recorded.components(separatedBy: Redactor.placeholder)
+        guard pieces.count > 1, let first = pieces.first, let last = pieces.last, item.hasPrefix(first),
+            item.count >= first.count + last.count
+        else { return false }
+        var rest = item.dropFirst(first.count)
+        guard rest.hasSuffix(last) else { return false }
+        rest = rest.dropLast(last.count)
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let found = rest.range(of: piece) else { return false }
+            rest = rest[found.upperBound...]
+        }
+        return true
     }
 
     /// A weight for how far apart two requests are, for naming the closest entry.

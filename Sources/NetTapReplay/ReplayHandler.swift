@@ -77,7 +77,8 @@ public struct ReplayHandler: TransactionHandler {
     ///   - fileURL: The cassette's file URL (`.har`).
     ///   - mode: When to replay and when to record; ``RecordMode/once`` by default.
     ///   - matching: How requests match entries; method and URL by default.
-    ///   - redactor: What is redacted; `Redactor/default` by default.
+    ///   - redactor: What is redacted; `Redactor/default` by default. The cassette's `creator.comment` records
+    ///     it: `{"redaction": "on"}`, or `{"redaction": "off"}` for `Redactor.disabled`.
     ///   - bodyByteLimit: The most bytes of each body a recording keeps; 16 MiB by default.
     ///   - name: The handler name; `cassette` by default.
     /// - Throws: `HARError` naming the file and the JSON path when the file exists but is not a HAR document.
@@ -91,7 +92,9 @@ public struct ReplayHandler: TransactionHandler {
         name: String = ReplayHandler.defaultName
     ) throws(HARError) {
         let exists = FileManager.default.fileExists(atPath: fileURL.path)
-        let loaded = exists && mode != .all ? try Cassette.load(contentsOf: fileURL) : Cassette()
+        var loaded = exists && mode != .all ? try Cassette.load(contentsOf: fileURL) : Cassette()
+        // What this handler writes says whether it was redacted (`{"redaction": "off"}` for Redactor.disabled).
+        loaded.document.log.creator = loaded.document.log.creator.recordingRedaction(redactor.isEnabled)
         self.name = name
         self.fileURL = fileURL
         self.mode = mode

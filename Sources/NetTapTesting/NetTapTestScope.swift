@@ -100,6 +100,9 @@ public final class NetTapTestScope: Sendable {
     }
 
     /// Every request sent so far, in arrival order; bodies are in `httpBody`.
+    ///
+    /// These are the requests as the app sent them, secrets included (not redacted), so a test can assert the
+    /// `Authorization` header it expects; ``transactions`` are redacted like every capture.
     public var requests: [URLRequest] { journal.requests }
 
     /// The requests a matcher selects, in arrival order.
@@ -111,6 +114,9 @@ public final class NetTapTestScope: Sendable {
     }
 
     /// The finished and in-flight transactions captured so far, oldest first.
+    ///
+    /// Redacted with the interceptor's `redactor` (`Redactor.default`): secrets read `[redacted]`. Use
+    /// ``requests`` for what the app really sent, or set `interceptor.redactor = .disabled` to capture raw.
     public var transactions: [Transaction] { interceptor.captureLog.transactions }
 
     /// The requests no stub matched (whatever the unmatched policy did with them), in arrival order.

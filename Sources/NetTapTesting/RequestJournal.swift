@@ -11,6 +11,10 @@ import FoundationNetworking
 /// the session's additional headers merged). A request is in the journal before any later handler or the
 /// network answers it, so once the app has its response the journal already counts the request.
 ///
+/// The journal is not redacted: it is part of the traffic path, holds the real requests in memory for the
+/// test's assertions (`Authorization: Bearer …` as sent), and is never stored or exported. The capture log's
+/// transactions, which are, are redacted (`Interceptor.redactor`).
+///
 /// ```swift
 /// let journal = RequestJournal()
 /// interceptor.handlers = [journal, mocks.handler]

@@ -78,26 +78,48 @@ struct CURLCommandTests {
         )
     }
 
-    @Test("Authorization, Cookie and Proxy-Authorization values are redacted and marked")
+    @Test("credentials headers, cookies, API keys, secret query items and body fields are redacted by default")
     func redaction() {
+        let request = CapturedRequest(
+            method: "POST",
+            url: URL(string: "http://127.0.0.1:8080/login?token=s3cr3t-query&page=2") ?? url,
+            headers: [
+                "authorization": "Bearer secret-token", "Cookie": "session=s3cr3t", "Proxy-Authorization": "Basic eHl6",
+                "X-Api-Key": "key-123", "Content-Type": "application/json", "Content-Length": "44",
+            ],
+            body: CapturedBody(data: Data(#"{"user":"ann","password":"s3cr3t-password"}"#.utf8))
+        )
+        let command = CURLCommand.make(for: request)
+        #expect(command.hasPrefix("curl 'http://127.0.0.1:8080/login?token=%5Bredacted%5D&page=2'"))
+        #expect(command.contains("-H 'authorization: Bearer [redacted]'"))
+        #expect(command.contains("-H 'Cookie: session=[redacted]'"))
+        #expect(command.contains("-H 'Proxy-Authorization: Basic [redacted]'"))
+        #expect(command.contains("-H 'X-Api-Key: [redacted]'"))
+        #expect(command.contains(#"--data-binary '{"password":"[redacted]","user":"ann"}'"#))
+        // The redacted body has another size: curl computes the length itself.
+        #expect(!command.contains("Content-Length"))
+        for secret in ["secret-token", "s3cr3t", "eHl6", "key-123"] {
+            #expect(!command.contains(secret), "\(secret) leaked")
+        }
+    }
+
+    @Test("Redactor.disabled gives the raw command; custom rules and exceptions apply")
+    func rawAndCustom() {
         let request = CapturedRequest(
             method: "GET",
             url: url,
-            headers: [
-                "authorization": "Bearer secret-token", "Cookie": "session=s3cr3t", "Proxy-Authorization": "Basic eHl6",
-                "X-Api-Key": "key-123",
-            ]
+            headers: ["Authorization": "Bearer secret-token", "X-Session": "abc", "X-Api-Key": "key-123"]
         )
-        let command = CURLCommand.make(for: request)
-        #expect(command.contains("-H 'authorization: [REDACTED]'"))
-        #expect(command.contains("-H 'Cookie: [REDACTED]'"))
-        #expect(command.contains("-H 'Proxy-Authorization: [REDACTED]'"))
-        #expect(!command.contains("secret-token") && !command.contains("s3cr3t") && !command.contains("eHl6"))
-        #expect(command.contains("-H 'X-Api-Key: key-123'"))
-
-        let custom = CURLCommand.make(for: request, redactedHeaderNames: ["X-API-KEY"])
-        #expect(custom.contains("-H 'X-Api-Key: [REDACTED]'"))
-        #expect(custom.contains("Bearer secret-token"))
+        let raw = CURLCommand.make(for: request, redactor: .disabled)
+        #expect(raw.contains("-H 'Authorization: Bearer secret-token'"))
+        #expect(raw.contains("-H 'X-Api-Key: key-123'"))
+        let custom = CURLCommand.make(
+            for: request,
+            redactor: Redactor.default.adding([.header("X-Session")]).excepting([.header("X-Api-Key")])
+        )
+        #expect(custom.contains("-H 'X-Session: [redacted]'"))
+        #expect(custom.contains("-H 'X-Api-Key: key-123'"))
+        #expect(custom.contains("-H 'Authorization: Bearer [redacted]'"))
     }
 
     @Test("A binary body is piped in through base64 and --data-binary @-")

@@ -7,7 +7,7 @@ import Testing
 struct TransactionRoundTripTests {
     @Test("Export then import gives equal transactions: text, binary, redirects, errors, truncation, notes")
     func roundTrip() throws {
-        let data = try HARDocument(transactions: SampleTransactions.all).encoded()
+        let data = try HARDocument(transactions: SampleTransactions.all, redactor: .disabled).encoded()
         let imported = try HARDocument.decode(data, source: "round-trip.har").transactions()
         #expect(imported.count == SampleTransactions.all.count)
         for (original, back) in zip(SampleTransactions.all, imported) {
@@ -18,7 +18,7 @@ struct TransactionRoundTripTests {
     @Test("Hop entries fold back: one transaction per redirected transaction, with its first request")
     func foldsHops() throws {
         let document = try HARDocument.decode(
-            try HARDocument(transactions: SampleTransactions.all).encoded(),
+            try HARDocument(transactions: SampleTransactions.all, redactor: .disabled).encoded(),
             source: "hops.har"
         )
         #expect(document.log.entries.count == SampleTransactions.Entry.count)
@@ -55,7 +55,7 @@ struct TransactionRoundTripTests {
 
     @Test("Without _netTap (other tools' files) every entry, redirects included, is its own transaction")
     func noFoldingWithoutRecord() throws {
-        var document = HARDocument(transactions: SampleTransactions.all)
+        var document = HARDocument(transactions: SampleTransactions.all, redactor: .disabled)
         for index in document.log.entries.indices { document.log.entries[index].netTap = nil }
         let imported = document.transactions()
         #expect(imported.count == SampleTransactions.Entry.count)
@@ -64,7 +64,7 @@ struct TransactionRoundTripTests {
         #expect(imported[index].request.url.absoluteString == "http://127.0.0.1:8080/old")
 
         // A hop entry whose final entry is gone is kept as a transaction too.
-        var orphaned = HARDocument(transactions: [SampleTransactions.redirected])
+        var orphaned = HARDocument(transactions: [SampleTransactions.redirected], redactor: .disabled)
         orphaned.log.entries.removeLast()
         #expect(orphaned.transactions().map { $0.response?.statusCode } == [302, 301])
     }

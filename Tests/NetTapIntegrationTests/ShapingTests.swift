@@ -117,7 +117,7 @@ struct ShapingTests {
         #expect(outcome.nsError?.code == URLError.Code.timedOut.rawValue)
         #expect(outcome.errorKeys == real.errorKeys)
         // The request's own timeout fired (a generous upper bound: the machine may be loaded).
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(30), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(120), "took \(elapsed)")
         #expect(try await Self.requestsSeen(withTestID: testID, server: server).isEmpty, "httpbin saw no request")
     }
 
@@ -140,8 +140,8 @@ struct ShapingTests {
         #expect(outcome.response?.statusCode == 200)
         #expect(outcome.body.count == 65_536)
         #expect(outcome.body == direct.body, "the same seeded bytes as without shaping")
-        // 300 ms latency + 65,536 bytes at 65,536 B/s = 1.3 s; the upper bound is generous for a loaded machine.
-        #expect(elapsed >= .milliseconds(1_250) && elapsed < .seconds(20), "took \(elapsed)")
+        // 300 ms latency + 65,536 bytes at 65,536 B/s = 1.3 s; the upper bound only catches a hang: speed is for nettap-bench.
+        #expect(elapsed >= .milliseconds(1_250) && elapsed < .seconds(120), "took \(elapsed)")
         if style == .delegate {
             #expect(outcome.chunkCount >= 10, "paced in steps of at most 50 ms, not one burst: \(outcome.chunkCount)")
         }
@@ -163,8 +163,8 @@ struct ShapingTests {
         for call in calls { outcomes.append(await call.value) }
         let elapsed = ContinuousClock.now - start
         #expect(outcomes.map(\.body.count) == [32_768, 32_768])
-        // Alone each would take 0.5 s; sharing 64 KiB/s, the pair needs 1 s (the upper bound is generous).
-        #expect(elapsed >= .milliseconds(950) && elapsed < .seconds(20), "took \(elapsed)")
+        // Alone each would take 0.5 s; sharing 64 KiB/s, the pair needs 1 s (the upper bound only catches a hang).
+        #expect(elapsed >= .milliseconds(950) && elapsed < .seconds(120), "took \(elapsed)")
     }
 
     @Test("cancelling a paced download from httpbin ends it at once with one -999, long before the pacing would")
@@ -240,8 +240,8 @@ struct ShapingTests {
         )
         #expect(shaped.outcome.error == nil, "\(shaped.outcome)")
         #expect(shaped.outcome.body == body)
-        // 300 ms latency + 65,536 bytes at 65,536 B/s = 1.3 s; the upper bound is generous for a loaded machine.
-        #expect(shaped.elapsed >= .milliseconds(1_250) && shaped.elapsed < .seconds(20), "took \(shaped.elapsed)")
+        // 300 ms latency + 65,536 bytes at 65,536 B/s = 1.3 s; the upper bound only catches a hang: speed is for nettap-bench.
+        #expect(shaped.elapsed >= .milliseconds(1_250) && shaped.elapsed < .seconds(120), "took \(shaped.elapsed)")
         #expect(mocks.hitCount(for: "photo") == 1)
 
         let offline = await Self.timed(
@@ -274,6 +274,6 @@ struct ShapingTests {
         )
         #expect(shaped.outcome.error == nil, "\(shaped.outcome)")
         #expect(shaped.outcome.body == recorded.outcome.body)
-        #expect(shaped.elapsed >= .milliseconds(1_250) && shaped.elapsed < .seconds(20), "took \(shaped.elapsed)")
+        #expect(shaped.elapsed >= .milliseconds(1_250) && shaped.elapsed < .seconds(120), "took \(shaped.elapsed)")
     }
 }

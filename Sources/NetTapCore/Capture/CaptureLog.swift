@@ -2,6 +2,9 @@ import Foundation
 
 /// The in-memory record of recent transactions, and the live stream of transaction events.
 ///
+/// Transactions recorded by an interceptor arrive redacted with its ``Interceptor/redactor`` (secrets replaced
+/// by `[redacted]`, see ``Transaction/redactions``), in the kept snapshots, observers and event streams alike.
+///
 /// Keeps the newest ``capacity`` transactions (1,000 by default), dropping the oldest first. Observers and
 /// event streams are fed on a private serial queue, off the request path.
 ///
@@ -20,6 +23,7 @@ public final class CaptureLog: Sendable {
         var order: [UUID] = []
         var byID: [UUID: Transaction] = [:]
         var capacity: Int
+        var redactor = Redactor.default
         var observers: [UUID: any TransactionObserver] = [:]
         var streams: [UUID: AsyncStream<TransactionEvent>.Continuation] = [:]
         var waiters:
@@ -45,6 +49,14 @@ public final class CaptureLog: Sendable {
                 Self.trim(&state)
             }
         }
+    }
+
+    /// What the interceptor's recorders redact before a transaction reaches this log (``Interceptor/redactor``).
+    ///
+    /// Read once per transaction, when its recording starts.
+    package var redactor: Redactor {
+        get { state.withLock { $0.redactor } }
+        set { state.withLock { $0.redactor = newValue } }
     }
 
     /// The kept transactions, oldest first.

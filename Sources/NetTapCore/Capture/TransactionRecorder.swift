@@ -6,14 +6,19 @@ import FoundationNetworking
 
 /// Builds the ``Transaction`` record of one request as it happens and reports it to a ``CaptureLog``.
 ///
-/// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted.
+/// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted. Every snapshot the log
+/// receives is redacted with the log's ``CaptureLog/redactor`` (read once, at the start): the request once
+/// (again only if a handler rewrote it), the rest of the record at each event, the response body at the end.
 /// Thread safety: every member may be used from any thread.
 package final class TransactionRecorder: Sendable {
     private struct State {
+        /// The record as it happened, unredacted.
         var transaction: Transaction
         var responseBody = Data()
         var responseBytes: Int64 = 0
         var isFinished = false
+        /// The redaction of `transaction.request`; `nil` when not made yet or the redactor is disabled.
+        var redactedRequest: Redacted<CapturedRequest>?
     }
 
     private let log: CaptureLog
@@ -21,12 +26,15 @@ package final class TransactionRecorder: Sendable {
     private let context: TransactionContext
     private let state: Locked<State>
     private let initialRequest: URLRequest
+    private let redactor: Redactor
 
     package init(request: URLRequest, body: Data?, context: TransactionContext, log: CaptureLog, bodyByteLimit: Int) {
         self.log = log
         self.bodyByteLimit = bodyByteLimit
         self.context = context
         self.initialRequest = request
+        let redactor = log.redactor
+        self.redactor = redactor
         let captured = Self.capture(request, body: body, limit: bodyByteLimit)
         let transaction = Transaction(
             id: context.id,
@@ -34,16 +42,37 @@ package final class TransactionRecorder: Sendable {
             timings: Timings(startDate: context.startDate),
             state: .pending
         )
-        self.state = Locked(State(transaction: transaction))
-        log.record(.started(transaction))
+        let redactedRequest = redactor.isEnabled ? redactor.redact(request: captured) : nil
+        self.state = Locked(State(transaction: transaction, redactedRequest: redactedRequest))
+        log.record(.started(Self.redacted(transaction, request: redactedRequest, with: redactor)))
     }
 
-    /// The current snapshot.
+    /// The current snapshot, unredacted (for NetTap's own bookkeeping; the log gets redacted copies).
     package var snapshot: Transaction { state.withLock { $0.transaction } }
+
+    /// A snapshot as the log may keep it: redacted, reusing the request's redaction when there is one.
+    private func recordable(_ transaction: Transaction, request: Redacted<CapturedRequest>?) -> Transaction {
+        guard redactor.isEnabled else { return transaction }
+        if let request { return Self.redacted(transaction, request: request, with: redactor) }
+        let made = redactor.redact(request: transaction.request)
+        state.withLock { state in
+            if state.transaction.request == transaction.request { state.redactedRequest = made }
+        }
+        return Self.redacted(transaction, request: made, with: redactor)
+    }
+
+    private static func redacted(
+        _ transaction: Transaction,
+        request: Redacted<CapturedRequest>?,
+        with redactor: Redactor
+    ) -> Transaction {
+        guard let request else { return transaction }
+        return redactor.redact(transaction: transaction, request: request).value
+    }
 
     /// Records the final response head.
     package func responseHead(_ response: HTTPResponse, requestURL: URL) {
-        let transaction = state.withLock { state -> Transaction in
+        let (transaction, request) = state.withLock { state -> (Transaction, Redacted<CapturedRequest>?) in
             // Handlers may have rewritten the request: record what was really sent (unchanged requests are skipped).
             if let sent = context.sentRequest, Self.differs(sent, from: initialRequest) {
                 state.transaction.request = Self.capture(
@@ -52,6 +81,7 @@ package final class TransactionRecorder: Sendable {
                     limit: bodyByteLimit,
                     totalBodyBytes: sent.httpBody == nil ? state.transaction.request.body?.totalByteCount : nil
                 )
+                state.redactedRequest = nil
             }
             state.transaction.response = CapturedResponse(
                 statusCode: response.statusCode,
@@ -65,9 +95,9 @@ package final class TransactionRecorder: Sendable {
             let milestones = context.milestones
             state.transaction.timings.requestSent = milestones.requestSent
             state.transaction.timings.firstByte = milestones.firstByte ?? context.elapsedMilliseconds
-            return state.transaction
+            return (state.transaction, state.redactedRequest)
         }
-        log.record(.responseReceived(transaction))
+        log.record(.responseReceived(recordable(transaction, request: request)))
     }
 
     /// Counts (and keeps, up to the limit) a chunk of the response body.
@@ -92,7 +122,7 @@ package final class TransactionRecorder: Sendable {
 
     /// Ends the record: completed when `error` is `nil`, else failed or cancelled.
     package func finish(error: (any Error)?) {
-        let transaction = state.withLock { state -> Transaction? in
+        let finished = state.withLock { state -> (Transaction, Redacted<CapturedRequest>?)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             if state.transaction.response != nil {
@@ -114,9 +144,9 @@ package final class TransactionRecorder: Sendable {
             } else {
                 state.transaction.state = .completed
             }
-            return state.transaction
+            return (state.transaction, state.redactedRequest)
         }
-        if let transaction { log.record(.finished(transaction)) }
+        if let (transaction, request) = finished { log.record(.finished(recordable(transaction, request: request))) }
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {

@@ -103,6 +103,19 @@ public final class Interceptor: Sendable {
         set { settings.withLock { $0.bodyByteLimit = max(0, newValue) } }
     }
 
+    /// What is redacted in every transaction this interceptor captures: `Redactor.default` unless changed.
+    ///
+    /// Redaction applies to the record only — the capture log's transactions, its events and observers, and
+    /// so everything exported from them (HAR, cassettes, reports) — never to the traffic: the app sends and
+    /// receives its real requests and responses. Each transaction is redacted once per event as it is
+    /// recorded, with the redactor in force when its request arrived; ``Transaction/redactions`` lists what
+    /// was replaced. Set `Redactor.disabled` to capture secrets as they are (an explicit opt-out, which HAR
+    /// exports of such a capture made with `Redactor.disabled` record as `"redaction": "off"`).
+    public var redactor: Redactor {
+        get { captureLog.redactor }
+        set { captureLog.redactor = newValue }
+    }
+
     /// Whether requests are intercepted.
     ///
     /// When `false`, installed sessions behave exactly as without NetTap.

@@ -41,6 +41,14 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     public var state: State
     /// What handlers found (integrity mismatches, audit findings), in the order added.
     public var findings: [Finding]
+    /// Where a ``Redactor`` replaced secrets in this record (`request header Authorization`, `request query
+    /// token`, `response json $.access_token`), in the order found; empty when nothing was replaced or the
+    /// record was not redacted.
+    ///
+    /// The capture log's transactions are redacted when recorded (``Interceptor/redactor``), so this says what
+    /// a reader of the record (or of its HAR export) cannot see. Records encoded before this field existed
+    /// decode with it empty.
+    public var redactions: [RedactionLocation]
 
     /// Creates a transaction record.
     /// - Parameters:
@@ -54,6 +62,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     ///   - annotations: Handler notes.
     ///   - state: Where the transaction stands.
     ///   - findings: What handlers found; none by default.
+    ///   - redactions: Where secrets were replaced; none by default.
     public init(
         id: UUID = UUID(),
         request: CapturedRequest,
@@ -64,7 +73,8 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         answeredBy: String = Transaction.answeredByNetwork,
         annotations: [String: String] = [:],
         state: State = .pending,
-        findings: [Finding] = []
+        findings: [Finding] = [],
+        redactions: [RedactionLocation] = []
     ) {
         self.id = id
         self.request = request
@@ -76,6 +86,30 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         self.annotations = annotations
         self.state = state
         self.findings = findings
+        self.redactions = redactions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, request, response, redirects, timings, error, answeredBy, annotations, state, findings, redactions
+    }
+
+    /// Decodes a record; a missing `redactions` (records written before it existed) reads as empty.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when another field is missing or malformed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        request = try container.decode(CapturedRequest.self, forKey: .request)
+        response = try container.decodeIfPresent(CapturedResponse.self, forKey: .response)
+        redirects = try container.decode([RedirectHop].self, forKey: .redirects)
+        timings = try container.decode(Timings.self, forKey: .timings)
+        error = try container.decodeIfPresent(TransactionError.self, forKey: .error)
+        answeredBy = try container.decode(String.self, forKey: .answeredBy)
+        annotations = try container.decode([String: String].self, forKey: .annotations)
+        state = try container.decode(State.self, forKey: .state)
+        findings = try container.decode([Finding].self, forKey: .findings)
+        redactions = try container.decodeIfPresent([RedactionLocation].self, forKey: .redactions) ?? []
     }
 
     /// The ``answeredBy`` value of transactions answered by the forwarding transport.

@@ -2,9 +2,13 @@ import Foundation
 
 /// One place where a ``Redactor`` replaced a value, for review: `request header Authorization`,
 /// `query token`, `json $.user.password`, `response cookie session in Set-Cookie`.
-public struct RedactionLocation: Sendable, Hashable, CustomStringConvertible {
+///
+/// Encoded (in a ``Transaction``'s ``Transaction/redactions`` and HAR exports) as an object with `kind`,
+/// `name` and, when known, `part` (`request`, `response`, `redirect 1`) and `header`:
+/// `{"part": "request", "kind": "json", "name": "$.user.password"}`.
+public struct RedactionLocation: Sendable, Hashable, Codable, CustomStringConvertible {
     /// What kind of value was replaced.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable {
         /// A whole header field value (for `Authorization`, the credentials after the scheme).
         case header
         /// A cookie's value in a `Cookie` or `Set-Cookie` header.
@@ -40,6 +44,21 @@ public struct RedactionLocation: Sendable, Hashable, CustomStringConvertible {
             case .redirect(let number): "redirect \(number)"
             }
         }
+
+        /// Reads a ``description``: `request`, `response` or `redirect N` (N ≥ 1).
+        ///
+        /// - Parameter description: The text.
+        public init?(description: String) {
+            switch description {
+            case "request": self = .request
+            case "response": self = .response
+            default:
+                guard description.hasPrefix("redirect "), let number = Int(description.dropFirst("redirect ".count)),
+                    number >= 1
+                else { return nil }
+                self = .redirect(number)
+            }
+        }
     }
 
     /// The part of a transaction, when the value came from one (``Redactor/redact(transaction:)``).
@@ -72,5 +91,47 @@ public struct RedactionLocation: Sendable, Hashable, CustomStringConvertible {
         if let header { text += " in \(header)" }
         if let part { text = "\(part) " + text }
         return text
+    }
+}
+
+extension RedactionLocation {
+    private enum CodingKeys: String, CodingKey {
+        case part, kind, name, header
+    }
+
+    /// Decodes `{"part", "kind", "name", "header"}`; `part` and `header` may be missing.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError.dataCorrupted` for an unknown `kind` or `part`; `keyNotFound` without `kind` or
+    ///   `name`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        name = try container.decode(String.self, forKey: .name)
+        header = try container.decodeIfPresent(String.self, forKey: .header)
+        if let text = try container.decodeIfPresent(String.self, forKey: .part) {
+            guard let part = Part(description: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .part,
+                    in: container,
+                    debugDescription: "unknown part \"\(text)\"; expected request, response or redirect N"
+                )
+            }
+            self.part = part
+        } else {
+            part = nil
+        }
+    }
+
+    /// Encodes `{"part", "kind", "name", "header"}`, leaving out a missing part or header.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(part?.description, forKey: .part)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(header, forKey: .header)
     }
 }

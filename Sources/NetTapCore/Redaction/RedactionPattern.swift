@@ -24,12 +24,21 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
     public let kind: Kind
     /// The pattern as written.
     public let source: String
+    /// The compiled expression of a regex pattern.
     private let expression: NSRegularExpression?
+    /// The lowercased text of an exact pattern, or the lowercased pieces between the `*` of a wildcard.
+    private let pieces: [String]
 
-    private init(kind: Kind, source: String, expression: NSRegularExpression?) {
+    private init(kind: Kind, source: String, expression: NSRegularExpression? = nil) {
         self.kind = kind
         self.source = source
         self.expression = expression
+        switch kind {
+        case .exact: pieces = [source.lowercased()]
+        case .wildcard:
+            pieces = source.lowercased().split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        case .regex: pieces = []
+        }
     }
 
     /// A pattern matching exactly `name`, ignoring case.
@@ -37,7 +46,7 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
     /// - Parameter name: The name.
     /// - Returns: The pattern.
     public static func exact(_ name: String) -> RedactionPattern {
-        RedactionPattern(kind: .exact, source: name, expression: nil)
+        RedactionPattern(kind: .exact, source: name)
     }
 
     /// A wildcard pattern: `*` matches any run of characters, the rest is literal; case is ignored.
@@ -45,11 +54,7 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
     /// - Parameter pattern: The pattern, for example `*token*`.
     /// - Returns: The pattern.
     public static func wildcard(_ pattern: String) -> RedactionPattern {
-        let body = pattern.split(separator: "*", omittingEmptySubsequences: false)
-            .map { NSRegularExpression.escapedPattern(for: String($0)) }
-            .joined(separator: ".*")
-        let expression = try? NSRegularExpression(pattern: "^" + body + "$", options: [.caseInsensitive])
-        return RedactionPattern(kind: .wildcard, source: pattern, expression: expression)
+        RedactionPattern(kind: .wildcard, source: pattern)
     }
 
     /// A regular expression (`NSRegularExpression` syntax) that must match the whole name; case is ignored.
@@ -81,14 +86,50 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
     /// - Parameter name: A header, cookie, query item or body field name.
     /// - Returns: `true` when the pattern matches the whole name.
     public func matches(_ name: String) -> Bool {
+        matches(name, lowercased: name.lowercased())
+    }
+
+    /// ``matches(_:)`` with the name already lowercased, so a redactor lowercases each name once for all its
+    /// rules.
+    func matches(_ name: String, lowercased: String) -> Bool {
         switch kind {
         case .exact:
-            return name.caseInsensitiveCompare(source) == .orderedSame
-        case .wildcard, .regex:
+            return lowercased == pieces[0]
+        case .wildcard:
+            return Self.glob(pieces, matches: lowercased)
+        case .regex:
             guard let expression else { return false }
             let range = NSRange(name.startIndex..<name.endIndex, in: name)
             return expression.firstMatch(in: name, options: [], range: range) != nil
         }
+    }
+
+    /// Text every name this pattern matches contains, lowercased: the exact name, or the longest piece of a wildcard.
+    ///
+    /// `nil` for a regex or a wildcard of only `*`. A body that contains none of these texts of its rules (ignoring
+    /// ASCII case) cannot hold a secret field, so it need not be parsed.
+    var requiredText: String? {
+        switch kind {
+        case .exact: return pieces[0].isEmpty ? nil : pieces[0]
+        case .wildcard: return pieces.max { $0.count < $1.count }.flatMap { $0.isEmpty ? nil : $0 }
+        case .regex: return nil
+        }
+    }
+
+    /// Whether `name` is the pieces joined by runs of any characters: the first piece a prefix, the last a
+    /// suffix, the others found in order in between (greedy leftmost search is enough for `*` alone).
+    private static func glob(_ pieces: [String], matches name: String) -> Bool {
+        guard let first = pieces.first, let last = pieces.last else { return name.isEmpty }
+        if pieces.count == 1 { return name == first }
+        guard name.hasPrefix(first), name.count >= first.count + last.count else { return false }
+        var rest = name.dropFirst(first.count)
+        guard rest.hasSuffix(last) else { return false }
+        rest = rest.dropLast(last.count)
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let found = rest.range(of: piece) else { return false }
+            rest = rest[found.upperBound...]
+        }
+        return true
     }
 
     /// `exact "name"`, `wildcard "*token*"` or `regex "…"`.

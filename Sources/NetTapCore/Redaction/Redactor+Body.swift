@@ -8,7 +8,9 @@ extension Redactor {
     /// (only when something was replaced). Form: secret fields get `%5Bredacted%5D`, the rest keeps its
     /// spelling. A body is JSON when `contentType` is `application/json`, `text/json` or `…+json`, or when
     /// there is no content type and the bytes parse as a JSON object or array. Other bodies, and JSON that does
-    /// not parse (a truncated capture), are returned unchanged.
+    /// not parse (a truncated capture), are returned unchanged. So is, without being parsed, a body in which no
+    /// body field rule's name text appears (ignoring ASCII case; a `\u` escape in JSON or a `%` in a form is
+    /// parsed anyway, as it could spell a name differently): the usual response costs one pass over its bytes.
     ///
     /// - Parameters:
     ///   - body: The body bytes.
@@ -21,7 +23,8 @@ extension Redactor {
             (contentType ?? "").split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if mediaType == "application/x-www-form-urlencoded" {
-            guard let text = String(data: body, encoding: .utf8) else { return Redacted(value: body) }
+            guard mayHoldSecretField(body, escape: [UInt8(ascii: "%")]), let text = String(data: body, encoding: .utf8)
+            else { return Redacted(value: body) }
             let redacted = redactPairs(text, kind: .form, target: .bodyField)
             return redacted.didRedact
                 ? Redacted(value: Data(redacted.value.utf8), locations: redacted.locations) : Redacted(value: body)
@@ -29,7 +32,8 @@ extension Redactor {
         let isJSON =
             mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json")
             || (mediaType.isEmpty && Self.looksLikeJSONContainer(body))
-        guard isJSON, let value = try? JSONValue(data: body) else { return Redacted(value: body) }
+        guard isJSON, mayHoldSecretField(body, escape: Array(#"\u"#.utf8)), let value = try? JSONValue(data: body)
+        else { return Redacted(value: body) }
         var locations: [RedactionLocation] = []
         let redacted = redactJSON(value, path: "$", locations: &locations)
         guard !locations.isEmpty, let data = try? redacted.data() else { return Redacted(value: body) }
@@ -71,6 +75,47 @@ extension Redactor {
         if isIdentifier { return "." + key }
         let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         return "[\"\(escaped)\"]"
+    }
+
+    /// Whether a body may hold a field a body field rule covers: it contains, ignoring ASCII case, the fixed text of some rule (``RedactionPattern/requiredText``), or an `escape` (`\u` in JSON, `%` in a form) that could spell a name differently, or a rule has no fixed text.
+    ///
+    /// Lets the common body without any secret-looking name skip parsing.
+    ///
+    /// - Complexity: O(body size × rules sharing a first letter), one pass.
+    private func mayHoldSecretField(_ body: Data, escape: [UInt8]) -> Bool {
+        guard !rules.isEmpty else { return false }
+        guard let needles = bodyFieldNeedles else { return true }
+        guard !needles.isEmpty else { return false }
+        var byFirstByte: [[[UInt8]]] = Array(repeating: [], count: 128)
+        for needle in needles {
+            guard let first = needle.first else { return true }
+            byFirstByte[Int(first)].append(needle)
+        }
+        return body.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            for index in 0..<count {
+                let byte = Self.asciiLowercase(bytes[index])
+                if bytes[index] == escape[0], index + escape.count <= count,
+                    escape.indices.allSatisfy({ bytes[index + $0] == escape[$0] })
+                {
+                    return true
+                }
+                guard byte < 128 else { continue }
+                for needle in byFirstByte[Int(byte)] where index + needle.count <= count {
+                    var offset = 1
+                    while offset < needle.count, Self.asciiLowercase(bytes[index + offset]) == needle[offset] {
+                        offset += 1
+                    }
+                    if offset == needle.count { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// Whether the first non-blank byte opens an object or array.

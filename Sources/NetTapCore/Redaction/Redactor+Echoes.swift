@@ -71,6 +71,18 @@ extension Redactor {
         return swept == text ? nil : Data(swept.utf8)
     }
 
+    /// Replaces every copy of a secret in a URL (its text, the secret also percent-encoded) by the
+    /// percent-encoded placeholder.
+    /// - Returns: The new URL, or `nil` when no copy was found (or the result would not parse).
+    static func removingEchoes(of secrets: Set<String>, from url: URL) -> URL? {
+        guard !secrets.isEmpty else { return nil }
+        let text = url.absoluteString
+        let swept = echoForms(of: secrets).reduce(text) { text, form in
+            text.contains(form) ? text.replacingOccurrences(of: form, with: encodedPlaceholder) : text
+        }
+        return swept == text ? nil : URL(string: swept)
+    }
+
     /// Replaces every copy of a secret in a header value.
     static func removingEchoes(of secrets: Set<String>, from value: String) -> String? {
         guard !secrets.isEmpty else { return nil }

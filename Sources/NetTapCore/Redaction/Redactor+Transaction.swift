@@ -77,10 +77,27 @@ extension Redactor {
     /// Redacts a whole captured transaction: the request, every redirect hop (URL and headers, `Set-Cookie`
     /// and `Location` among them) and the response.
     ///
+    /// The result's ``Transaction/redactions`` are the transaction's own followed by the new locations, so a
+    /// transaction redacted before (by the capture) keeps its record and gains nothing: redacting twice
+    /// changes nothing.
+    ///
     /// - Parameter transaction: The transaction.
-    /// - Returns: The redacted transaction and every location, each with its ``RedactionLocation/part``.
+    /// - Returns: The redacted transaction and every location replaced now, each with its
+    ///   ``RedactionLocation/part``.
     /// - Complexity: O(size of the transaction).
     public func redact(transaction: Transaction) -> Redacted<Transaction> {
+        guard isEnabled else { return Redacted(value: transaction) }
+        return redact(transaction: transaction, request: redact(request: transaction.request))
+    }
+
+    /// ``redact(transaction:)`` with the request's redaction already made (the capture redacts a request once,
+    /// then the rest of the transaction at each event).
+    ///
+    /// - Parameters:
+    ///   - transaction: The transaction, unredacted.
+    ///   - request: `redact(request: transaction.request)`.
+    /// - Returns: As ``redact(transaction:)``.
+    package func redact(transaction: Transaction, request: Redacted<CapturedRequest>) -> Redacted<Transaction> {
         var result = transaction
         var locations: [RedactionLocation] = []
         func add(_ found: [RedactionLocation], part: RedactionLocation.Part) {
@@ -90,7 +107,6 @@ extension Redactor {
                 return location
             }
         }
-        let request = redact(request: transaction.request)
         result.request = request.value
         add(request.locations, part: .request)
         for (index, hop) in transaction.redirects.enumerated() {
@@ -113,6 +129,7 @@ extension Redactor {
                 Self.removedHeaderValues(original: hop.headers, redacted: result.redirects[index].headers)
             )
         }
+        let requestSecrets = secrets
         if let response = transaction.response, var redacted = result.response {
             secrets.formUnion(Self.removedHeaderValues(original: response.headers, redacted: redacted.headers))
             secrets.formUnion(
@@ -121,12 +138,59 @@ extension Redactor {
             add(removeEchoes(of: secrets, from: &redacted), part: .response)
             result.response = redacted
         }
+        // A secret the response or a hop revealed (a cookie it set, a token in its body) that the request
+        // carried under another name (`/response-headers?Set-Cookie=sid%3D…`). Replay still matches: a
+        // cassette's recorded query value with the placeholder stands for any text.
+        let revealed = secrets.subtracting(requestSecrets)
+        if !revealed.isEmpty {
+            add(removeEchoes(of: revealed, from: &result.request), part: .request)
+        }
         for index in result.redirects.indices {
             var headers = result.redirects[index].headers
-            add(removeEchoes(of: secrets, from: &headers), part: .redirect(index + 1))
+            var found = removeEchoes(of: secrets, from: &headers)
             result.redirects[index].headers = headers
+            if let swept = Self.removingEchoes(of: secrets, from: result.redirects[index].url) {
+                result.redirects[index].url = swept
+                found.append(RedactionLocation(kind: .echo, name: "url"))
+            }
+            add(found, part: .redirect(index + 1))
         }
+        locations += removeSecrets(secrets, fromNotesOf: &result)
+        result.redactions += locations.filter { !transaction.redactions.contains($0) }
         return Redacted(value: result, locations: locations)
+    }
+
+    /// Replaces secret query items and copies of `secrets` in what handlers wrote about a transaction:
+    /// annotation values and findings (their location, message and details), which may quote a URL or a header.
+    private func removeSecrets(
+        _ secrets: Set<String>,
+        fromNotesOf transaction: inout Transaction
+    )
+        -> [RedactionLocation]
+    {
+        var locations: [RedactionLocation] = []
+        func swept(_ text: String, name: String) -> String {
+            let query = redactQuery(in: text)
+            let echoes = Self.removingEchoes(of: secrets, from: query.value)
+            if query.didRedact || echoes != nil { locations.append(RedactionLocation(kind: .echo, name: name)) }
+            return echoes ?? query.value
+        }
+        for key in transaction.annotations.keys.sorted() {
+            guard let value = transaction.annotations[key] else { continue }
+            transaction.annotations[key] = swept(value, name: "annotation \(key)")
+        }
+        for index in transaction.findings.indices {
+            var finding = transaction.findings[index]
+            let name = "finding \(finding.rule)"
+            finding.location = finding.location.map { swept($0, name: name) }
+            finding.message = swept(finding.message, name: name)
+            for key in finding.details.keys.sorted() {
+                guard let value = finding.details[key] else { continue }
+                finding.details[key] = swept(value, name: name)
+            }
+            transaction.findings[index] = finding
+        }
+        return locations
     }
 
     /// The secret values a request's redaction removed (URL, header fields, body).
@@ -136,9 +200,14 @@ extension Redactor {
             .union(removedBodyValues(original: original.body?.data ?? Data(), redacted: redacted.body?.data ?? Data()))
     }
 
-    /// Replaces copies of `secrets` in a request's body and header values.
+    /// Replaces copies of `secrets` in a request's URL, body and header values.
     private func removeEchoes(of secrets: Set<String>, from request: inout CapturedRequest) -> [RedactionLocation] {
-        var locations = removeEchoes(of: secrets, from: &request.headers)
+        var locations: [RedactionLocation] = []
+        if let swept = Self.removingEchoes(of: secrets, from: request.url) {
+            request.url = swept
+            locations.append(RedactionLocation(kind: .echo, name: "url"))
+        }
+        locations += removeEchoes(of: secrets, from: &request.headers)
         if let body = request.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
             request.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
             locations.append(RedactionLocation(kind: .echo, name: "body"))
@@ -146,9 +215,14 @@ extension Redactor {
         return locations
     }
 
-    /// Replaces copies of `secrets` in a response's body and header values.
+    /// Replaces copies of `secrets` in a response's URL, body and header values.
     private func removeEchoes(of secrets: Set<String>, from response: inout CapturedResponse) -> [RedactionLocation] {
-        var locations = removeEchoes(of: secrets, from: &response.headers)
+        var locations: [RedactionLocation] = []
+        if let swept = Self.removingEchoes(of: secrets, from: response.url) {
+            response.url = swept
+            locations.append(RedactionLocation(kind: .echo, name: "url"))
+        }
+        locations += removeEchoes(of: secrets, from: &response.headers)
         if let body = response.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
             response.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
             locations.append(RedactionLocation(kind: .echo, name: "body"))

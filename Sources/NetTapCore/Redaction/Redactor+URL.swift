@@ -14,7 +14,9 @@ extension Redactor {
     ///   value (`query token`, `userinfo password`).
     /// - Complexity: O(query items × rules).
     public func redact(url: URL) -> Redacted<URL> {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        guard isEnabled, url.query != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
             return Redacted(value: url)
         }
         var locations: [RedactionLocation] = []

@@ -36,22 +36,35 @@ public struct Redactor: Sendable, Hashable {
     /// What replaces every secret value: `[redacted]`.
     public static let placeholder = "[redacted]"
 
-    /// Query item and body field names treated as secret by default (case-insensitive).
+    /// Query item and body field names treated as secret by default (case-insensitive, so `Password` and
+    /// `accessToken` are covered; the spellings with `-` are listed too).
     public static let defaultFieldNames = [
-        "password", "passwd", "secret", "token", "access_token", "refresh_token", "api_key", "apikey",
-        "client_secret", "session", "sessionid", "otp",
+        "password", "passwd", "secret", "token", "access_token", "accesstoken", "access-token", "refresh_token",
+        "refreshtoken", "refresh-token", "id_token", "idtoken", "api_key", "apikey", "api-key", "client_secret",
+        "clientsecret", "client-secret", "session", "sessionid", "session_id", "session-id", "otp",
     ]
 
-    /// The default rules: the headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
-    /// `*api-key*`, `*api_key*`, `x-auth-token` and `*token*`, and ``defaultFieldNames`` as query items and
-    /// body fields.
+    /// Wildcards for query item and body field names treated as secret by default, besides
+    /// ``defaultFieldNames``: any name containing `password`, `passwd` or `secret` (`new_password`,
+    /// `aws_secret_access_key`), ending in `token` (`csrf_token`, `authToken`; not `token_type`), or containing
+    /// an API key spelling.
+    public static let defaultFieldPatterns: [RedactionPattern] = [
+        "*password*", "*passwd*", "*secret*", "*token", "*api_key*", "*apikey*", "*api-key*",
+    ]
+
+    /// Header field names treated as secret by default (case-insensitive; `*` is a wildcard).
+    public static let defaultHeaderPatterns: [RedactionPattern] = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "*api-key*", "*api_key*", "*apikey*",
+        "x-auth-token", "*token*", "*secret*", "*password*",
+    ]
+
+    /// The default rules: the headers of ``defaultHeaderPatterns`` (`Authorization`, `Proxy-Authorization`,
+    /// `Cookie`, `Set-Cookie`, `*api-key*`, `*api_key*`, `*apikey*`, `x-auth-token`, `*token*`, `*secret*`,
+    /// `*password*`), and ``defaultFieldNames`` and ``defaultFieldPatterns`` as query items and body fields.
     public static let defaultRules: [RedactionRule] =
-        [
-            "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "*api-key*", "*api_key*", "x-auth-token",
-            "*token*",
-        ]
-        .map { RedactionRule.header(RedactionPattern(stringLiteral: $0)) }
+        defaultHeaderPatterns.map { RedactionRule.header($0) }
         + defaultFieldNames.flatMap { RedactionRule.parameter(.exact($0)) }
+        + defaultFieldPatterns.flatMap { RedactionRule.parameter($0) }
 
     /// A redactor with the ``defaultRules`` and no exceptions.
     public static let `default` = Redactor()
@@ -98,14 +111,43 @@ public struct Redactor: Sendable, Hashable {
     /// - Returns: `true` when the value under that name is replaced.
     /// - Complexity: O(number of rules and exceptions).
     public func isSecret(_ name: String, at target: RedactionRule.Target) -> Bool {
-        matchesRule(name, at: target) && !isExcepted(name, at: target)
+        guard !rules.isEmpty else { return false }
+        let lowercased = name.lowercased()
+        return matches(rules, name, lowercased, at: target) && !matches(exceptions, name, lowercased, at: target)
     }
 
+    /// Whether this redactor can replace anything: `false` only without rules (``disabled``).
+    ///
+    /// Output that records whether it was redacted (a HAR file's `creator.comment`, `"redaction": "off"`)
+    /// says "off" for a redactor that is not enabled.
+    public var isEnabled: Bool { !rules.isEmpty }
+
     func matchesRule(_ name: String, at target: RedactionRule.Target) -> Bool {
-        rules.contains { $0.target == target && $0.pattern.matches(name) }
+        matches(rules, name, name.lowercased(), at: target)
     }
 
     func isExcepted(_ name: String, at target: RedactionRule.Target) -> Bool {
-        exceptions.contains { $0.target == target && $0.pattern.matches(name) }
+        matches(exceptions, name, name.lowercased(), at: target)
+    }
+
+    private func matches(
+        _ rules: [RedactionRule],
+        _ name: String,
+        _ lowercased: String,
+        at target: RedactionRule.Target
+    ) -> Bool {
+        rules.contains { $0.target == target && $0.pattern.matches(name, lowercased: lowercased) }
+    }
+
+    /// Texts one of which every secret body field name contains (lowercased), or `nil` when a rule (a regex) could match a name without any fixed text.
+    ///
+    /// A body holding none of them needs no parsing.
+    var bodyFieldNeedles: [[UInt8]]? {
+        var needles: Set<String> = []
+        for rule in rules where rule.target == .bodyField {
+            guard let text = rule.pattern.requiredText, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            needles.insert(text)
+        }
+        return needles.sorted().map { Array($0.utf8) }
     }
 }
