@@ -27,6 +27,11 @@ public struct ReportCommand: Command {
                 valueName: "N",
                 help: "How many of the slowest entries to list; 10 by default."
             ),
+            OptionSpec(
+                names: ["--html"],
+                valueName: "OUT.html",
+                help: "Also writes a self-contained, redacted HTML report to OUT.html and prints its path."
+            ),
         ],
         discussion: """
             Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
@@ -47,6 +52,8 @@ public struct ReportCommand: Command {
     public var printsJSON: Bool
     /// How many slowest entries to list.
     public var slowestLimit: Int
+    /// Where to write the HTML report (`--html`), as typed; `nil` for none.
+    public var htmlPath: String?
 
     /// Creates the command from parsed arguments.
     ///
@@ -55,6 +62,7 @@ public struct ReportCommand: Command {
     public init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         printsJSON = arguments.has("--json")
+        htmlPath = arguments.value("--html")
         if let text = arguments.value("--slowest") {
             guard let limit = Int(text), limit >= 0 else {
                 throw CLIError.usage(
@@ -103,6 +111,7 @@ public struct ReportCommand: Command {
         } else {
             environment.standardOutput.write(Self.text(summary, file: path))
         }
+        if let htmlPath { try await writeHTML(to: htmlPath, in: environment) }
         return .success
     }
 

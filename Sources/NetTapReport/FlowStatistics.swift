@@ -181,8 +181,10 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
             p50Milliseconds: nearestRankPercentile(50, of: durations),
             p95Milliseconds: nearestRankPercentile(95, of: durations),
             p99Milliseconds: nearestRankPercentile(99, of: durations),
-            answeredBy: sources.map { SourceShare(source: $0.key, count: $0.value, share: Double($0.value) / Double(count)) }
-                .sorted { ($0.count, $1.source) > ($1.count, $0.source) }
+            answeredBy: sources.map {
+                SourceShare(source: $0.key, count: $0.value, share: Double($0.value) / Double(count))
+            }
+            .sorted { ($0.count, $1.source) > ($1.count, $0.source) }
         )
     }
 
@@ -202,7 +204,9 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         for transaction in transactions {
             let timings = transaction.timings
             if let bucket = index(timings.startDate) { requests[bucket] += 1 }
-            if let body = transaction.request.body, let bucket = index(moment(of: transaction, milliseconds: timings.requestSent)) {
+            if let body = transaction.request.body,
+                let bucket = index(moment(of: transaction, milliseconds: timings.requestSent))
+            {
                 up[bucket] += body.totalByteCount
             }
             if let body = transaction.response?.body,

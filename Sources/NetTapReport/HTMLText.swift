@@ -56,7 +56,8 @@ public enum HTMLText {
             case UInt8(ascii: "<"): result += Array("\\u003c".utf8)
             case UInt8(ascii: ">"): result += Array("\\u003e".utf8)
             case UInt8(ascii: "&"): result += Array("\\u0026".utf8)
-            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+            case 0xE2
+            where index + 2 < bytes.count && bytes[index + 1] == 0x80
                 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 result += Array((bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
                 index += 2

@@ -26,6 +26,7 @@ enum ReportAssets {
         svg .grid { stroke: var(--line); stroke-width: 1; } svg .axis { fill: var(--muted); font-size: 11px; }
         svg polyline { fill: none; stroke-width: 1.6; } svg polyline.up { stroke: var(--up); }
         svg polyline.down { stroke: var(--down); }
+        svg circle.up { fill: var(--up); } svg circle.down { fill: var(--down); }
         svg .queue { fill: #a0aec0; } svg .wait { fill: #dd8a2c; } svg .receive { fill: var(--down); }
         svg a:hover rect { opacity: .7; }
         svg .s0 { fill: #718096; } svg .s1, svg .s2 { fill: var(--up); } svg .s3 { fill: #3182ce; }

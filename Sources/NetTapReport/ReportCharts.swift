@@ -36,6 +36,15 @@ enum ReportCharts {
         }
         svg += "<polyline class=\"down\" data-series=\"down\" points=\"\(points(\.bytesDownPerSecond))\"/>\n"
         svg += "<polyline class=\"up\" data-series=\"up\" points=\"\(points(\.bytesUpPerSecond))\"/>\n"
+        if series.count <= 60 {
+            // Few buckets (one, for a short capture) draw no visible line: mark each point.
+            for (index, bucket) in series.enumerated() {
+                for (kind, value) in [("down", bucket.bytesDownPerSecond), ("up", bucket.bytesUpPerSecond)] {
+                    svg += "<circle class=\"\(kind)\" cx=\"\(format(x(index)))\" cy=\"\(format(y(value)))\" r=\"3\"/>"
+                }
+            }
+            svg += "\n"
+        }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let first = series.first, let last = series.last {
@@ -49,8 +58,9 @@ enum ReportCharts {
         return svg
     }
 
-    /// One bar per transaction (the earliest `limit`), from its start to its end: waiting to send, waiting for
-    /// the first byte, receiving. Each bar links to the transaction's detail.
+    /// One bar per transaction (the earliest `limit`), from its start to its end: waiting to send, waiting for the first byte, receiving.
+    ///
+    /// Each bar links to the transaction's detail.
     static func waterfall(_ transactions: [Transaction], limit: Int) -> String {
         let shown = Array(transactions.prefix(max(0, limit)))
         guard let origin = shown.first?.timings.startDate else { return "<p class=\"muted\">No transactions.</p>\n" }

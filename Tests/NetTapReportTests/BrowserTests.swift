@@ -8,9 +8,11 @@ import Testing
 /// no script errors, no blocked loads; a screenshot under `.build/nettap-report-tests/`.
 @Suite("HTML report in a real browser", .serialized, .enabled(if: !Chromium.isSkipped, "NETTAP_SKIP_BROWSER=1"))
 struct BrowserTests {
-    static let png = Data(
-        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
-    ) ?? Data()
+    static let png =
+        Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+        ) ?? Data()
 
     /// A mixed capture: 5xx, 4xx, a failure, JSON, an image, a binary body, and the hostile transaction.
     static let transactions: [Transaction] = {

@@ -36,6 +36,8 @@ enum Chromium {
     ///   - file: The HTML file.
     ///   - fragment: The URL fragment, without `#`.
     ///   - screenshot: Where to save a 1280×2000 PNG instead of dumping the DOM.
+    /// - Returns: The exit status, the dumped DOM (standard output) and the log (standard error).
+    /// - Throws: ``ChromiumMissing`` without a browser, or what `Process.run()` throws.
     static func load(_ file: URL, fragment: String = "", screenshot: URL? = nil) throws -> Run {
         let executable = try requireExecutableURL()
         let profile = FileManager.default.temporaryDirectory

@@ -8,7 +8,16 @@ struct FlowStatisticsTests {
     /// Two hosts; a 500, a 404 from a mock, a failure; durations 100, 300, 50, 20 ms.
     static let transactions = [
         Samples.transaction("GET", "https://a.example.com/one", offset: 0, end: 100, down: 1000),
-        Samples.transaction("POST", "https://a.example.com/two", status: 500, offset: 0.5, sent: 2, end: 300, up: 500, down: 200),
+        Samples.transaction(
+            "POST",
+            "https://a.example.com/two",
+            status: 500,
+            offset: 0.5,
+            sent: 2,
+            end: 300,
+            up: 500,
+            down: 200
+        ),
         Samples.transaction(
             "GET",
             "http://b.example.com:8080/three",
