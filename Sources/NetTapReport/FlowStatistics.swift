@@ -5,20 +5,20 @@ import NetTapCore
 /// percentiles and who answered, plus a time series of bytes and requests per second.
 ///
 /// Definitions:
-/// - **requests**: the transactions whose ``Timings/startDate`` lies in the range (all of them without a range).
-/// - **bytesUp** / **bytesDown**: the request and response *body* sizes, ``CapturedBody/totalByteCount`` (the
+/// - **requests**: the transactions whose `Timings.startDate` lies in the range (all of them without a range).
+/// - **bytesUp** / **bytesDown**: the request and response *body* sizes, `CapturedBody.totalByteCount` (the
 ///   full size, also when NetTap kept only part of a body). Header bytes are not counted: a HAR import does not
 ///   always know them, and NetTap's own captures see headers as fields, not bytes on the wire.
-/// - **failed**: transactions in state ``Transaction/State/failed`` or ``Transaction/State/cancelled`` (no
+/// - **failed**: transactions in state `Transaction.State.failed` or `Transaction.State.cancelled` (no
 ///   response). **clientErrors** (status 400–499) and **serverErrors** (status ≥ 500) count HTTP error
 ///   responses separately; they are not failures.
-/// - **p50 / p95 / p99**: nearest-rank percentiles of ``Timings/duration`` in milliseconds: the value at rank
+/// - **p50 / p95 / p99**: nearest-rank percentiles of `Timings.duration` in milliseconds: the value at rank
 ///   ⌈p/100 · n⌉ of the n ascending durations of transactions that ended; `nil` when none ended.
-/// - **answeredBy**: how many transactions each ``Transaction/answeredBy`` source answered, with its share.
+/// - **answeredBy**: how many transactions each `Transaction.answeredBy` source answered, with its share.
 /// - **series**: consecutive buckets of ``bucketDuration`` from the range's start (the earliest start without a
 ///   range), at most ``maximumBucketCount`` of them (a longer range gets wider buckets). A transaction counts as one request in the bucket of its start; its request body in the bucket
-///   where the request was sent (``Timings/requestSent``, else the start); its response body in the bucket where
-///   it ended (``Timings/end``, else the first byte, else the start). Moments outside the range are left out.
+///   where the request was sent (`Timings.requestSent`, else the start); its response body in the bucket where
+///   it ended (`Timings.end`, else the first byte, else the start). Moments outside the range are left out.
 ///
 /// ```swift
 /// let statistics = FlowStatistics(transactions: log.transactions, bucketDuration: .seconds(1))

@@ -17,7 +17,7 @@ import NetTapCore
 /// │ virtualized table (only the visible rows exist)      │ detail: headers, bodies, cURL │
 /// ```
 ///
-/// Every transaction is redacted with ``redactor`` before anything is shown (``Redactor/default`` unless told
+/// Every transaction is redacted with ``redactor`` before anything is shown (`Redactor.default` unless told
 /// otherwise); the page says whether redaction was on. The statistics (``FlowStatistics``) are computed from the
 /// transactions as given: sizes and times reveal no secrets.
 ///
@@ -37,7 +37,7 @@ public struct HTMLReport: Sendable {
     public var transactions: [Transaction]
     /// The page title, shown in the heading and the browser tab.
     public var title: String
-    /// What replaces secrets before anything is shown; ``Redactor/disabled`` shows everything as captured.
+    /// What replaces secrets before anything is shown; `Redactor.disabled` shows everything as captured.
     public var redactor: Redactor
     /// The bucket of the bytes-per-second chart; 1 second by default.
     ///
@@ -60,7 +60,7 @@ public struct HTMLReport: Sendable {
     /// - Parameters:
     ///   - transactions: The transactions.
     ///   - title: The page title; `NetTap report` by default.
-    ///   - redactor: The redactor applied to every transaction; ``Redactor/default`` by default.
+    ///   - redactor: The redactor applied to every transaction; `Redactor.default` by default.
     ///   - bucketDuration: The chart's bucket; 1 second by default.
     ///   - waterfallLimit: How many transactions the waterfall draws; 200 by default.
     ///   - bodyByteLimit: Bytes of each text body embedded; 256 KiB by default.
