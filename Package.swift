@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NetTapMocking", targets: ["NetTapMocking"]),
         .library(name: "NetTapReplay", targets: ["NetTapReplay"]),
         .library(name: "NetTapShaping", targets: ["NetTapShaping"]),
+        .library(name: "NetTapReport", targets: ["NetTapReport"]),
         .library(name: "NetTapAudit", targets: ["NetTapAudit"]),
         .library(name: "NetTapStore", targets: ["NetTapStore"]),
         .library(name: "NetTapCache", targets: ["NetTapCache"]),
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(name: "NetTapReport", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapAudit", dependencies: ["NetTapCore"], swiftSettings: strict),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(
@@ -55,7 +57,7 @@ let package = Package(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport",
             ],
             swiftSettings: strict
         ),
@@ -68,7 +70,7 @@ let package = Package(
             name: "NetTapCLI",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
-                "NetTapIntegrity", "NetTapAudit", "NetTapStore",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -79,7 +81,9 @@ let package = Package(
         .executableTarget(name: "nettap", dependencies: ["NetTapCLI"], swiftSettings: strict),
         .executableTarget(
             name: "nettap-bench",
-            dependencies: ["NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore"],
+            dependencies: [
+                "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore", "NetTapReport",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -137,6 +141,11 @@ let package = Package(
             dependencies: [
                 "NetTapStore", "NetTapCore", "NetTapHAR", "NetTapTesting", "NetTapTestSupport", "StoreWriterFixture",
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NetTapReportTests",
+            dependencies: ["NetTapReport", "NetTapCore", "NetTapHAR", "NetTapTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),

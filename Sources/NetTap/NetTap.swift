@@ -7,5 +7,6 @@
 @_exported import NetTapIntegrity
 @_exported import NetTapMocking
 @_exported import NetTapReplay
+@_exported import NetTapReport
 @_exported import NetTapShaping
 @_exported import NetTapStore

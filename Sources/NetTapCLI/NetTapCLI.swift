@@ -20,8 +20,8 @@ public enum NetTapCLI {
     /// A command whose name has two words (`mock save`) belongs to a group (`mock`): `nettap mock` and
     /// `nettap help mock` list the group's commands.
     public static let commands: [any Command.Type] = [
-        DemoCommand.self, FetchCommand.self, ReportCommand.self, QueryCommand.self, MockSaveCommand.self,
-        MockListCommand.self,
+        DemoCommand.self, FetchCommand.self, ReportCommand.self, StatsCommand.self, QueryCommand.self,
+        MockSaveCommand.self, MockListCommand.self,
     ]
 
     /// One line about each command group, shown by `nettap help GROUP`.
@@ -39,7 +39,11 @@ public enum NetTapCLI {
         stdout: CommandOutput,
         stderr: CommandOutput
     ) async -> Int32 {
-        await run(arguments: arguments, in: CommandEnvironment(standardOutput: stdout, standardError: stderr)).rawValue
+        let environment = CommandEnvironment(standardOutput: stdout, standardError: stderr)
+        // Progress bars only when standard error is a terminal (never in tests, pipes or files).
+        return await ProgressBar.$isStandardErrorTerminal.withValue(ProgressBar.processStandardErrorIsTerminal) {
+            await run(arguments: arguments, in: environment).rawValue
+        }
     }
 
     /// Runs the tool in a given environment (tests pass their own interceptor and buffers).

@@ -40,6 +40,11 @@ public struct ReportCommand: Command {
                 names: ["--no-redact"],
                 help: "Prints URLs with their secret query items (token, api_key, …) as the file has them."
             ),
+            OptionSpec(
+                names: ["--html"],
+                valueName: "OUT.html",
+                help: "Also writes a self-contained, redacted HTML report to OUT.html and prints its path."
+            ),
         ],
         discussion: """
             Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
@@ -68,6 +73,8 @@ public struct ReportCommand: Command {
     public var audits: Bool
     /// Whether URLs are redacted (no `--no-redact`).
     public var redacts: Bool
+    /// Where to write the HTML report (`--html`), as typed; `nil` for none.
+    public var htmlPath: String?
 
     /// Creates the command from parsed arguments.
     ///
@@ -77,6 +84,7 @@ public struct ReportCommand: Command {
         path = arguments.positionals.first ?? ""
         printsJSON = arguments.has("--json")
         audits = arguments.has("--audit")
+        htmlPath = arguments.value("--html")
         if let text = arguments.value("--slowest") {
             guard let limit = Int(text), limit >= 0 else {
                 throw CLIError.usage(
@@ -131,6 +139,7 @@ public struct ReportCommand: Command {
         } else {
             environment.standardOutput.write(Self.text(summary, file: path))
         }
+        if let htmlPath { try await writeHTML(to: htmlPath, in: environment) }
         return .success
     }
 

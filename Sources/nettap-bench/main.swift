@@ -1,6 +1,6 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
-//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|mock|download|resources|breakdown|shaping]
+//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|mock|download|resources|breakdown|shaping|store|report]
 //
 // Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes) and big.bin
 // (256 MiB). Exits 0 whether or not NetTap meets its targets (this is a measurement); 1 when the benchmark itself
@@ -15,9 +15,9 @@ import FoundationNetworking
 struct BenchOptions {
     /// The scenarios a run includes by default, in the order they run.
     static let scenarioNames = ["latency", "throughput", "mock", "download", "resources"]
-    /// Every scenario name: the default ones, and `breakdown`, `shaping` and `store`, which run only when named
-    /// with `--only`.
-    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store"]
+    /// Every scenario name: the default ones, and `breakdown`, `shaping`, `store` and `report`, which run only
+    /// when named with `--only`.
+    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report"]
 
     /// The usage text.
     static let usage = """
@@ -28,7 +28,8 @@ struct BenchOptions {
           --only NAME  run only these scenarios: \(allScenarioNames.joined(separator: ", "))
                        (breakdown, which splits NetTap's small-request cost into parts, shaping, which checks
                        NetTapShaping's rates, latency and CPU in about 1–2 minutes, and store, which measures
-                       NetTapStore's inserts per second with 1 KiB bodies, run only when named)
+                       NetTapStore's inserts per second with 1 KiB bodies, and report, which times
+                       NetTapReport's HTML rendering of 10,000 transactions, run only when named)
         """
 
     /// The server's base URL.
@@ -88,14 +89,18 @@ func runBenchmark(_ options: BenchOptions) async throws {
             + "round(s); resources \(plan.resourcesCount) requests/child"
     )
     print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
-    // The store scenario needs no server; the others share one set of sessions.
-    let needsServer = options.scenarios.contains { $0 != "store" }
+    // The store and report scenarios need no server; the others share one set of sessions.
+    let needsServer = options.scenarios.contains { $0 != "store" && $0 != "report" }
     let scenarios = needsServer ? try await Scenarios(base: options.base, plan: plan) : nil
     var report = Report()
     for name in options.scenarios {
         Log.step(name)
         if name == "store" {
             try await StoreBench(count: options.isQuick ? 5_000 : 50_000).run()
+            continue
+        }
+        if name == "report" {
+            ReportBench(count: options.isQuick ? 1_000 : 10_000).run()
             continue
         }
         guard let scenarios else { continue }

@@ -92,6 +92,21 @@ struct BuiltBinaryTests {
         #expect(result.standardError.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test("report --html and stats with standard error a pipe draw no progress bar")
+    func noProgressBarWithoutTerminal() async throws {
+        let har = try #require(Bundle.module.url(forResource: "chrome", withExtension: "har", subdirectory: "Fixtures"))
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let report = try await BuiltBinary.run(["report", har.path, "--html", output.path])
+        #expect(report.status == 0)
+        #expect(report.standardError.isEmpty)
+        #expect(!report.standardOutput.contains("\r"))
+        #expect(report.standardOutput.contains("HTML report: \(output.path)"))
+        let stats = try await BuiltBinary.run(["stats", har.path])
+        #expect(stats.status == 0)
+        #expect(stats.standardError.isEmpty)
+    }
+
     @Test("fetch --shared-session intercepts URLSession.shared in a fresh process and captures the request")
     func sharedSession() async throws {
         let server = try await HTTPBin.shared()

@@ -1,0 +1,230 @@
+import Foundation
+import NetTapCore
+
+/// Traffic statistics of captured transactions: per host and overall counts, bytes, errors, duration
+/// percentiles and who answered, plus a time series of bytes and requests per second.
+///
+/// Definitions:
+/// - **requests**: the transactions whose `Timings.startDate` lies in the range (all of them without a range).
+/// - **bytesUp** / **bytesDown**: the request and response *body* sizes, `CapturedBody.totalByteCount` (the
+///   full size, also when NetTap kept only part of a body). Header bytes are not counted: a HAR import does not
+///   always know them, and NetTap's own captures see headers as fields, not bytes on the wire.
+/// - **failed**: transactions in state `Transaction.State.failed` or `Transaction.State.cancelled` (no
+///   response). **clientErrors** (status 400–499) and **serverErrors** (status ≥ 500) count HTTP error
+///   responses separately; they are not failures.
+/// - **p50 / p95 / p99**: nearest-rank percentiles of `Timings.duration` in milliseconds: the value at rank
+///   ⌈p/100 · n⌉ of the n ascending durations of transactions that ended; `nil` when none ended.
+/// - **answeredBy**: how many transactions each `Transaction.answeredBy` source answered, with its share.
+/// - **series**: consecutive buckets of ``bucketDuration`` from the range's start (the earliest start without a
+///   range), at most ``maximumBucketCount`` of them (a longer range gets wider buckets). A transaction counts as one request in the bucket of its start; its request body in the bucket
+///   where the request was sent (`Timings.requestSent`, else the start); its response body in the bucket where
+///   it ended (`Timings.end`, else the first byte, else the start). Moments outside the range are left out.
+///
+/// ```swift
+/// let statistics = FlowStatistics(transactions: log.transactions, bucketDuration: .seconds(1))
+/// statistics.total.p95Milliseconds       // 183.0
+/// statistics.hosts.first?.host           // "api.example.com"
+/// statistics.series.map(\.bytesDownPerSecond)
+/// ```
+public struct FlowStatistics: Sendable, Hashable, Codable {
+    /// The counts of one host, or of every transaction in ``FlowStatistics/total``.
+    public struct Totals: Sendable, Hashable, Codable {
+        /// The host, with `:port` when the URL names one; `(all)` in the total.
+        public var host: String
+        /// The number of transactions.
+        public var requests: Int
+        /// Request body bytes (full sizes).
+        public var bytesUp: Int64
+        /// Response body bytes (full sizes).
+        public var bytesDown: Int64
+        /// Transactions that failed or were cancelled (no response).
+        public var failed: Int
+        /// Responses with status 400–499.
+        public var clientErrors: Int
+        /// Responses with status 500 or more.
+        public var serverErrors: Int
+        /// The nearest-rank median duration, in milliseconds; `nil` when no transaction ended.
+        public var p50Milliseconds: Double?
+        /// The nearest-rank 95th percentile duration, in milliseconds; `nil` when no transaction ended.
+        public var p95Milliseconds: Double?
+        /// The nearest-rank 99th percentile duration, in milliseconds; `nil` when no transaction ended.
+        public var p99Milliseconds: Double?
+        /// Who answered, most transactions first, then by name.
+        public var answeredBy: [SourceShare]
+    }
+
+    /// How many transactions one source answered.
+    public struct SourceShare: Sendable, Hashable, Codable {
+        /// The source: `network`, `passthrough`, or a handler's name (`mock`, `cassette`, …).
+        public var source: String
+        /// The number of transactions it answered.
+        public var count: Int
+        /// `count` divided by the number of transactions, from 0 to 1.
+        public var share: Double
+    }
+
+    /// One time bucket of the series.
+    public struct Bucket: Sendable, Hashable, Codable {
+        /// The bucket's start.
+        public var start: Date
+        /// Transactions that started in the bucket.
+        public var requests: Int
+        /// Request body bytes sent in the bucket.
+        public var bytesUp: Int64
+        /// Response body bytes received in the bucket.
+        public var bytesDown: Int64
+        /// `requests` divided by the bucket duration in seconds.
+        public var requestsPerSecond: Double
+        /// `bytesUp` divided by the bucket duration in seconds (bytes per second).
+        public var bytesUpPerSecond: Double
+        /// `bytesDown` divided by the bucket duration in seconds (bytes per second).
+        public var bytesDownPerSecond: Double
+    }
+
+    /// The time range the statistics cover; `nil` when there were no transactions and no range was given.
+    public var range: DateInterval?
+    /// The length of one series bucket, in seconds.
+    public var bucketSeconds: Double
+    /// The statistics of every transaction in the range; its host is `(all)`.
+    public var total: Totals
+    /// Per-host statistics, most requests first, then by host name.
+    public var hosts: [Totals]
+    /// The series, one bucket per ``bucketSeconds`` from the range's start to its end, oldest first.
+    public var series: [Bucket]
+
+    /// The most buckets a series holds; a range needing more gets buckets of `range / maximumBucketCount`.
+    public static let maximumBucketCount = 100_000
+
+    /// The bucket duration as a `Duration`.
+    public var bucketDuration: Duration { .milliseconds(Int64((bucketSeconds * 1000).rounded())) }
+
+    /// Computes the statistics of transactions.
+    ///
+    /// - Parameters:
+    ///   - transactions: The transactions, in any order.
+    ///   - range: The time range to cover; transactions starting outside it are left out. `nil` (the default)
+    ///     covers everything: from the earliest start to the latest end.
+    ///   - bucketDuration: The length of one series bucket; 1 second by default. Durations under 1 ms count as
+    ///     1 ms; see ``maximumBucketCount``.
+    /// - Complexity: O(n log n) in the number of transactions, plus O(b) in the number of buckets.
+    public init(transactions: [Transaction], range: DateInterval? = nil, bucketDuration: Duration = .seconds(1)) {
+        let (seconds, attoseconds) = bucketDuration.components
+        var bucketSeconds = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+        let selected =
+            range.map { range in
+                transactions.filter { $0.timings.startDate >= range.start && $0.timings.startDate < range.end }
+            } ?? transactions
+        let covered = range ?? Self.extent(of: selected)
+        if let covered, covered.duration / bucketSeconds > Double(Self.maximumBucketCount) {
+            bucketSeconds = covered.duration / Double(Self.maximumBucketCount)
+        }
+        self.bucketSeconds = bucketSeconds
+        self.range = covered
+        total = Self.totals(host: "(all)", transactions: selected)
+        var groups: [String: [Transaction]] = [:]
+        for transaction in selected {
+            groups[Self.host(of: transaction.request.url), default: []].append(transaction)
+        }
+        hosts = groups.map { Self.totals(host: $0.key, transactions: $0.value) }
+            .sorted { ($0.requests, $1.host) > ($1.requests, $0.host) }
+        series = covered.map { Self.series(of: selected, range: $0, bucketSeconds: bucketSeconds) } ?? []
+    }
+
+    /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1).
+    ///
+    /// - Parameters:
+    ///   - percent: The percentile, 0 to 100.
+    ///   - sortedValues: The values in ascending order.
+    /// - Returns: The percentile, or `nil` for no values.
+    public static func nearestRankPercentile(_ percent: Double, of sortedValues: [Double]) -> Double? {
+        guard !sortedValues.isEmpty else { return nil }
+        let rank = Int((percent / 100 * Double(sortedValues.count)).rounded(.up))
+        return sortedValues[min(max(rank, 1), sortedValues.count) - 1]
+    }
+
+    /// The host a transaction is grouped under: the URL's host with `:port` when it names one.
+    ///
+    /// - Parameter url: The request URL.
+    /// - Returns: For example `api.example.com` or `127.0.0.1:8080`; `(no host)` for URLs without one.
+    public static func host(of url: URL) -> String {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let host = components.host, !host.isEmpty
+        else { return "(no host)" }
+        if let port = components.port { return "\(host):\(port)" }
+        return host
+    }
+
+    /// The earliest start to the latest end (or start) of the transactions.
+    private static func extent(of transactions: [Transaction]) -> DateInterval? {
+        guard let first = transactions.map(\.timings.startDate).min() else { return nil }
+        let last = transactions.map { Self.moment(of: $0, milliseconds: $0.timings.end) }.max() ?? first
+        return DateInterval(start: first, end: max(first, last))
+    }
+
+    private static func moment(of transaction: Transaction, milliseconds: Double?) -> Date {
+        transaction.timings.startDate.addingTimeInterval(max(0, milliseconds ?? 0) / 1000)
+    }
+
+    private static func totals(host: String, transactions: [Transaction]) -> Totals {
+        let durations = transactions.compactMap(\.timings.duration).filter { $0 >= 0 }.sorted()
+        var sources: [String: Int] = [:]
+        for transaction in transactions { sources[transaction.answeredBy, default: 0] += 1 }
+        let count = transactions.count
+        return Totals(
+            host: host,
+            requests: count,
+            bytesUp: transactions.reduce(0) { $0 + ($1.request.body?.totalByteCount ?? 0) },
+            bytesDown: transactions.reduce(0) { $0 + ($1.response?.body?.totalByteCount ?? 0) },
+            failed: transactions.filter { $0.state == .failed || $0.state == .cancelled }.count,
+            clientErrors: transactions.filter { (400..<500).contains($0.response?.statusCode ?? 0) }.count,
+            serverErrors: transactions.filter { ($0.response?.statusCode ?? 0) >= 500 }.count,
+            p50Milliseconds: nearestRankPercentile(50, of: durations),
+            p95Milliseconds: nearestRankPercentile(95, of: durations),
+            p99Milliseconds: nearestRankPercentile(99, of: durations),
+            answeredBy: sources.map {
+                SourceShare(source: $0.key, count: $0.value, share: Double($0.value) / Double(count))
+            }
+            .sorted { ($0.count, $1.source) > ($1.count, $0.source) }
+        )
+    }
+
+    private static func series(of transactions: [Transaction], range: DateInterval, bucketSeconds: Double) -> [Bucket] {
+        let count = max(1, Int((range.duration / bucketSeconds).rounded(.up)))
+        var requests = [Int](repeating: 0, count: count)
+        var up = [Int64](repeating: 0, count: count)
+        var down = [Int64](repeating: 0, count: count)
+        func index(_ date: Date) -> Int? {
+            let offset = date.timeIntervalSince(range.start)
+            guard offset >= 0 else { return nil }
+            let index = Int((offset / bucketSeconds).rounded(.down))
+            // The range's end belongs to the last bucket.
+            if index == count && offset <= range.duration { return count - 1 }
+            return index < count ? index : nil
+        }
+        for transaction in transactions {
+            let timings = transaction.timings
+            if let bucket = index(timings.startDate) { requests[bucket] += 1 }
+            if let body = transaction.request.body,
+                let bucket = index(moment(of: transaction, milliseconds: timings.requestSent))
+            {
+                up[bucket] += body.totalByteCount
+            }
+            if let body = transaction.response?.body,
+                let bucket = index(moment(of: transaction, milliseconds: timings.end ?? timings.firstByte))
+            {
+                down[bucket] += body.totalByteCount
+            }
+        }
+        return (0..<count).map { bucket in
+            Bucket(
+                start: range.start.addingTimeInterval(Double(bucket) * bucketSeconds),
+                requests: requests[bucket],
+                bytesUp: up[bucket],
+                bytesDown: down[bucket],
+                requestsPerSecond: Double(requests[bucket]) / bucketSeconds,
+                bytesUpPerSecond: Double(up[bucket]) / bucketSeconds,
+                bytesDownPerSecond: Double(down[bucket]) / bucketSeconds
+            )
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import NetTapCore
+import NetTapHAR
+
+/// The JSON an ``HTMLReport`` embeds for its script: one row per transaction for the table and, in the same
+/// order, the details the detail pane shows.
+struct ReportPayload: Encodable {
+    struct Meta: Encodable {
+        var title: String
+        var redacted: Bool
+        var generated: Double
+        /// Milliseconds since 1970 of the earliest start.
+        var origin: Double
+        var total: Int
+    }
+
+    /// What the table shows of one transaction.
+    struct Row: Encodable {
+        var id: String
+        /// Milliseconds since 1970 of the start.
+        var start: Double
+        var method: String
+        var url: String
+        var host: String
+        /// The status, 0 without a response.
+        var status: Int
+        var state: String
+        var source: String
+        var duration: Double?
+        var sent: Double?
+        var firstByte: Double?
+        var bytesUp: Int64
+        var bytesDown: Int64
+        var findings: Int
+        var error: String?
+        var mime: String?
+    }
+
+    /// A body as the detail pane shows it.
+    struct Body: Encodable {
+        /// `text`, `json`, `image` or `binary`.
+        var kind: String
+        var mime: String?
+        /// The text, for `text` and `json`.
+        var text: String?
+        /// Base64 of the bytes embedded, for `image` and `binary`.
+        var base64: String?
+        /// The body's full size.
+        var size: Int64
+        /// The bytes NetTap kept.
+        var kept: Int
+        /// The bytes embedded here.
+        var shown: Int
+    }
+
+    struct Hop: Encodable {
+        var method: String
+        var url: String
+        var status: Int
+        var source: String
+    }
+
+    struct FindingItem: Encodable {
+        var severity: String
+        var rule: String
+        var location: String?
+        var message: String
+    }
+
+    /// What the detail pane shows of one transaction.
+    struct Detail: Encodable {
+        var requestHeaders: [[String]]
+        var responseHeaders: [[String]]?
+        var requestBody: Body?
+        var responseBody: Body?
+        var httpVersion: String?
+        var redirects: [Hop]
+        var findings: [FindingItem]
+        var curl: String
+    }
+
+    var meta: Meta
+    var rows: [Row]
+    var details: [Detail]
+
+    /// The most bytes of a binary body embedded for its hex dump.
+    static let hexByteLimit = 4096
+    /// The most bytes of an image embedded as a `data:` URL.
+    static let imageByteLimit = 1024 * 1024
+
+    init(transactions: [Transaction], title: String, isRedacted: Bool, generatedAt: Date, bodyByteLimit: Int) {
+        let origin = transactions.map(\.timings.startDate).min() ?? generatedAt
+        meta = Meta(
+            title: title,
+            redacted: isRedacted,
+            generated: generatedAt.timeIntervalSince1970 * 1000,
+            origin: origin.timeIntervalSince1970 * 1000,
+            total: transactions.count
+        )
+        rows = transactions.map(Self.row)
+        details = transactions.map { Self.detail($0, bodyByteLimit: bodyByteLimit) }
+    }
+
+    /// The payload as JSON that can sit inside `<script>` (see `HTMLText.scriptSafe`).
+    func scriptSafeJSON() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: HTMLText.scriptSafe(data), as: UTF8.self)
+    }
+
+    private static func row(_ transaction: Transaction) -> Row {
+        Row(
+            id: transaction.id.uuidString.lowercased(),
+            start: transaction.timings.startDate.timeIntervalSince1970 * 1000,
+            method: transaction.request.method,
+            url: transaction.request.url.absoluteString,
+            host: FlowStatistics.host(of: transaction.request.url),
+            status: transaction.response?.statusCode ?? 0,
+            state: transaction.state.rawValue,
+            source: transaction.answeredBy,
+            duration: transaction.timings.end,
+            sent: transaction.timings.requestSent,
+            firstByte: transaction.timings.firstByte,
+            bytesUp: transaction.request.body?.totalByteCount ?? 0,
+            bytesDown: transaction.response?.body?.totalByteCount ?? 0,
+            findings: transaction.findings.count,
+            error: transaction.error?.message,
+            mime: transaction.response?.headers["Content-Type"]
+        )
+    }
+
+    private static func detail(_ transaction: Transaction, bodyByteLimit: Int) -> Detail {
+        let response = transaction.response
+        return Detail(
+            requestHeaders: transaction.request.headers.map { [$0.name, $0.value] },
+            responseHeaders: response.map { $0.headers.map { [$0.name, $0.value] } },
+            requestBody: transaction.request.body.flatMap {
+                body($0, contentType: transaction.request.headers["Content-Type"], limit: bodyByteLimit)
+            },
+            responseBody: response?.body.flatMap {
+                body($0, contentType: response?.headers["Content-Type"], limit: bodyByteLimit)
+            },
+            httpVersion: response?.httpVersion,
+            redirects: transaction.redirects.map {
+                Hop(method: $0.method, url: $0.url.absoluteString, status: $0.statusCode, source: $0.answeredBy)
+            },
+            findings: transaction.findings.map {
+                FindingItem(severity: $0.severity.rawValue, rule: $0.rule, location: $0.location, message: $0.message)
+            },
+            curl: CURLCommand.make(for: transaction.request)
+        )
+    }
+
+    /// Classifies a body: an image (by its `Content-Type`), text or JSON (valid UTF-8 without NUL), else binary.
+    static func body(_ body: CapturedBody, contentType: String?, limit: Int) -> Body? {
+        guard body.totalByteCount > 0 || !body.data.isEmpty else { return nil }
+        let mime = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.lowercased() }
+        let data = body.data
+        func binary(_ kind: String, limit: Int) -> Body {
+            let shown = data.prefix(limit)
+            return Body(
+                kind: kind,
+                mime: mime,
+                base64: shown.base64EncodedString(),
+                size: body.totalByteCount,
+                kept: data.count,
+                shown: shown.count
+            )
+        }
+        if let mime, mime.hasPrefix("image/"), data.count <= imageByteLimit, !body.isTruncated {
+            return binary("image", limit: imageByteLimit)
+        }
+        let shown = data.prefix(max(0, limit))
+        if !shown.contains(0), let text = Self.text(shown, isCut: shown.count < data.count || body.isTruncated) {
+            let isJSON =
+                mime.map { $0.contains("json") }
+                ?? text.drop(while: \.isWhitespace).first.map { $0 == "{" || $0 == "[" } ?? false
+            return Body(
+                kind: isJSON ? "json" : "text",
+                mime: mime,
+                text: text,
+                size: body.totalByteCount,
+                kept: data.count,
+                shown: shown.count
+            )
+        }
+        return binary("binary", limit: hexByteLimit)
+    }
+
+    /// Decodes UTF-8; a prefix cut inside a character loses that character's first bytes only.
+    private static func text(_ data: Data, isCut: Bool) -> String? {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        guard isCut else { return nil }
+        for drop in 1...3 where data.count > drop {
+            if let text = String(data: data.dropLast(drop), encoding: .utf8) { return text }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import NetTapCore
+import NetTapStore
+import Testing
+
+@testable import NetTapCLI
+
+@Suite("nettap stats and nettap report --html")
+struct StatsAndHTMLReportTests {
+    /// A store with three transactions on two hosts: 1000 and 3000 bytes down, a 503, durations 10/20/30 ms.
+    static func makeStore(in directory: URL) async throws -> URL {
+        let url = directory.appendingPathComponent("capture.sqlite")
+        let store = try TransactionStore(url: url)
+        // Recent starts: the store's retention drops old transactions.
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 - 600)
+        for (index, (address, status, down)) in [
+            ("https://a.example.com/1", 200, 1000), ("https://a.example.com/2", 503, 0),
+            ("http://b.example.com:81/3", 200, 3000),
+        ]
+        .enumerated() {
+            let url = try #require(URL(string: address))
+            store.record(
+                Transaction(
+                    request: CapturedRequest(method: "GET", url: url, headers: ["Authorization": "Bearer abc123def"]),
+                    response: CapturedResponse(
+                        statusCode: status,
+                        headers: ["Content-Type": "text/plain"],
+                        url: url,
+                        body: down > 0 ? CapturedBody(data: Data(repeating: 0x61, count: down)) : nil
+                    ),
+                    timings: Timings(
+                        startDate: start.addingTimeInterval(Double(index) * 40),
+                        requestSent: 1,
+                        firstByte: 2,
+                        end: Double(index + 1) * 10
+                    ),
+                    answeredBy: index == 2 ? "mock" : "network",
+                    state: .completed
+                )
+            )
+        }
+        try await store.flush()
+        return url
+    }
+
+    @Test("stats of a store: one row per host and the total, exact bytes, errors and percentiles")
+    func statsByHost() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try await Self.makeStore(in: directory)
+        let run = await runCLI(["stats", store.path])
+        #expect(run.exitCode == .success)
+        #expect(run.standardError.isEmpty)
+        let lines = run.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.contains(["a.example.com", "2", "0", "1000", "0", "0", "1", "10.0", "20.0", "20.0"]))
+        #expect(lines.contains(["b.example.com:81", "1", "0", "3000", "0", "0", "0", "30.0", "30.0", "30.0"]))
+        #expect(lines.contains(["(all)", "3", "0", "4000", "0", "0", "1", "20.0", "30.0", "30.0"]))
+        #expect(lines.contains(["network", "2", "66.7%"]))
+        #expect(lines.contains(["mock", "1", "33.3%"]))
+    }
+
+    @Test("stats --by minute: 60-second buckets; --bucket sets another bucket")
+    func statsByTime() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try await Self.makeStore(in: directory)
+        let minute = await runCLI(["stats", store.path, "--by", "minute"])
+        #expect(minute.exitCode == .success)
+        #expect(minute.standardOutput.contains("Buckets of 60000.0 ms:"))
+        // Starts at 0, 40 and 80 s: two in the first minute, one in the second.
+        let rows = minute.standardOutput.split(separator: "\n").filter {
+            $0.range(of: #"^\d{4}-"#, options: .regularExpression) != nil
+        }
+        #expect(rows.map { $0.split(separator: " ")[1] } == ["2", "1"])
+
+        let seconds = await runCLI(["stats", store.path, "--bucket", "40"])
+        #expect(seconds.standardOutput.contains("Buckets of 40000.0 ms:"))
+        #expect(
+            seconds.standardOutput.split(separator: "\n").filter {
+                $0.range(of: #"^\d{4}-"#, options: .regularExpression) != nil
+            }.count == 3
+        )
+    }
+
+    @Test("stats rejects an unknown grouping, a bad bucket and --by host with --bucket")
+    func statsUsage() async {
+        let harPath = (try? fixtureURL("chrome.har").path) ?? "chrome.har"
+        for arguments in [["--by", "day"], ["--bucket", "0"], ["--bucket", "x"], ["--by", "host", "--bucket", "2"]] {
+            let run = await runCLI(["stats", harPath] + arguments)
+            #expect(run.exitCode == .usage, "\(arguments)")
+            #expect(run.standardError.hasPrefix("nettap: stats: "), "\(arguments)")
+        }
+    }
+
+    @Test("stats of a HAR from Chrome and of a missing file")
+    func statsHAR() async throws {
+        let run = await runCLI(["stats", try fixtureURL("chrome.har").path])
+        #expect(run.exitCode == .success)
+        #expect(run.standardOutput.contains("3 transactions"))
+        #expect(run.standardOutput.contains("mitmproxy.org"))
+        let missing = await runCLI(["stats", "nope.har"])
+        #expect(missing.exitCode == .failure)
+        #expect(missing.standardError.contains("nope.har"))
+    }
+
+    @Test("report --html writes one redacted self-contained file and prints its path after the summary")
+    func reportHTML() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try await Self.makeStore(in: directory)
+        let run = await runCLI(["report", store.path, "--html", "out.html"], workingDirectory: directory)
+        #expect(run.exitCode == .success)
+        #expect(run.standardError.isEmpty)
+        let output = directory.appendingPathComponent("out.html")
+        #expect(run.standardOutput.contains("3 entries"))
+        #expect(run.standardOutput.hasSuffix("HTML report: \(output.standardizedFileURL.path)\n"))
+        let html = try String(contentsOf: output, encoding: .utf8)
+        #expect(html.contains("Content-Security-Policy"))
+        #expect(html.contains("data-redacted=\"true\""))
+        #expect(html.contains("\"total\":3"))
+        #expect(!html.contains("abc123def"))
+    }
+
+    @Test("report --json --html keeps standard output JSON and names the file on standard error")
+    func reportJSONAndHTML() async throws {
+        let directory = try makeTemporaryDirectory()
+        let run = await runCLI(
+            ["report", try fixtureURL("charles.har").path, "--json", "--html", "r.html"],
+            workingDirectory: directory
+        )
+        #expect(run.exitCode == .success)
+        #expect((try? JSONSerialization.jsonObject(with: run.standardOutputData)) != nil)
+        #expect(run.standardError.hasPrefix("HTML report: "))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.html").path))
+    }
+
+    @Test("report --html into a missing folder fails naming the option")
+    func reportHTMLUnwritable() async throws {
+        let run = await runCLI(["report", try fixtureURL("chrome.har").path, "--html", "/nonexistent-dir/x.html"])
+        #expect(run.exitCode == .failure)
+        #expect(run.standardError.contains("--html /nonexistent-dir/x.html"))
+        #expect(run.standardError.contains("no such folder"))
+    }
+
+    @Test("the progress bar draws in place only when enabled, and erases itself")
+    func progressBar() {
+        #expect(ProgressBar.line("importing a.har", fraction: 0.5) == "importing a.har [############------------]  50%")
+        #expect(ProgressBar.line("x", fraction: 2) == "x [########################] 100%")
+        let buffer = CommandOutput.Buffer()
+        let enabled = ProgressBar("x", output: CommandOutput(buffer), isEnabled: true)
+        enabled.update(0.25)
+        enabled.finish()
+        #expect(buffer.text == "\rx [######------------------]  25%\r\u{1B}[2K")
+        let quiet = CommandOutput.Buffer()
+        let disabled = ProgressBar("x", output: CommandOutput(quiet))
+        disabled.update(0.5)
+        disabled.finish()
+        #expect(quiet.text.isEmpty)
+    }
+}
