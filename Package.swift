@@ -163,7 +163,7 @@ let package = Package(
             name: "NetTapCLITests",
             dependencies: [
                 "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapCore", "NetTapTesting",
-                "NetTapTestSupport", "NetTapStore",
+                "NetTapTestSupport", "NetTapStore", "NetTapReport",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -3,6 +3,8 @@ import NetTapCLI
 import NetTapCore
 import NetTapHAR
 import NetTapReplay
+import NetTapReport
+import NetTapStore
 import NetTapTestSupport
 import Testing
 
@@ -122,6 +124,35 @@ struct RedactionCorpusTests {
         outputs.append(Output(name: "fetch -i stdout", bytes: Data(fetch.standardOutput.utf8)))
         outputs.append(Output(name: "fetch stderr", bytes: Data(fetch.standardError.utf8)))
         outputs.append(Output(name: "fetch --har", bytes: try Data(contentsOf: fetchHAR)))
+
+        // The SQLite store, fed as an app's capture log feeds it, every file it wrote; and what the CLI prints of it.
+        let storeURL = folder.url.appendingPathComponent("capture.sqlite")
+        let store = try TransactionStore(url: storeURL)
+        for transaction in transactions { store.record(transaction) }
+        try await store.flush()
+        for suffix in ["", "-wal", "-shm"] {
+            let file = URL(fileURLWithPath: storeURL.path + suffix)
+            guard let bytes = try? Data(contentsOf: file) else { continue }
+            outputs.append(Output(name: "store file capture.sqlite\(suffix)", bytes: bytes))
+        }
+        for arguments in [["query", storeURL.path], ["stats", storeURL.path], ["report", storeURL.path]] {
+            let run = await runCLI(arguments + (arguments[0] == "report" ? noRedact : []))
+            #expect(run.exitCode == .success, "\(arguments): \(run.standardError)")
+            outputs.append(Output(name: arguments[0] + " of the store", bytes: Data(run.standardOutput.utf8)))
+        }
+        let queryHAR = folder.url.appendingPathComponent("query.har")
+        _ = await runCLI(["query", storeURL.path, "--har", queryHAR.path])
+        outputs.append(Output(name: "query --har", bytes: (try? Data(contentsOf: queryHAR)) ?? Data()))
+
+        // The HTML report, from the API and from the CLI (on the HAR and on the store).
+        let html = HTMLReport(transactions: transactions, title: "corpus", redactor: exportRedactor).render()
+        outputs.append(Output(name: "HTML report", bytes: Data(html.utf8)))
+        for (source, name) in [(harFile.path, "har.html"), (storeURL.path, "store.html")] {
+            let page = folder.url.appendingPathComponent(name)
+            let run = await runCLI(["report", source, "--html", page.path] + noRedact)
+            #expect(run.exitCode == .success, "report --html \(name): \(run.standardError)")
+            outputs.append(Output(name: "report --html \(name)", bytes: (try? Data(contentsOf: page)) ?? Data()))
+        }
         return outputs
     }
 
@@ -130,7 +161,7 @@ struct RedactionCorpusTests {
         outputs.flatMap { output in planted.findings(in: output.bytes).map { "\(output.name): \($0)" } }
     }
 
-    @Test("with the defaults, no planted secret is in any byte of the capture, HAR, cassette, cURL or CLI output")
+    @Test("with the defaults, no planted secret is in the capture, store, HAR, cassette, cURL, CLI or HTML")
     func redactedEverywhere() async throws {
         let planted = PlantedSecrets()
         let folder = try TemporaryFolder(prefix: "nettap-redaction")
