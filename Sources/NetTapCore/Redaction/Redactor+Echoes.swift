@@ -55,12 +55,11 @@ extension Redactor {
     /// Replaces every copy of a secret in a body: inside JSON strings (the JSON stays valid), or anywhere in
     /// other UTF-8 text; binary bodies are left alone.
     ///
-    /// Each secret is also looked for percent-encoded and with `/` escaped as `\/`, the forms it takes when a
-    /// server echoes it inside a URL or a JSON string.
+    /// Each secret is found in any spelling an encoder may give it (see ``EchoPattern``): as is, with any of its
+    /// characters percent-encoded (either hex case), a space as `+`, `/` escaped as `\/`.
     /// - Returns: The new bytes, or `nil` when no copy was found.
     static func removingEchoes(of secrets: Set<String>, from body: Data) -> Data? {
-        guard !secrets.isEmpty, !body.isEmpty else { return nil }
-        let forms = echoForms(of: secrets)
+        guard !secrets.isEmpty, !body.isEmpty, let forms = EchoPattern(secrets) else { return nil }
         if let value = try? JSONValue(data: body) {
             let swept = sweep(value, forms: forms, secrets: secrets)
             guard swept != value else { return nil }
@@ -75,22 +74,20 @@ extension Redactor {
     /// percent-encoded placeholder.
     /// - Returns: The new URL, or `nil` when no copy was found (or the result would not parse).
     static func removingEchoes(of secrets: Set<String>, from url: URL) -> URL? {
-        guard !secrets.isEmpty else { return nil }
+        guard !secrets.isEmpty, let pattern = EchoPattern(secrets) else { return nil }
         let text = url.absoluteString
-        let swept = echoForms(of: secrets).reduce(text) { text, form in
-            text.contains(form) ? text.replacingOccurrences(of: form, with: encodedPlaceholder) : text
-        }
+        let swept = pattern.replacing(in: text, with: encodedPlaceholder)
         return swept == text ? nil : URL(string: swept)
     }
 
     /// Replaces every copy of a secret in a header value.
     static func removingEchoes(of secrets: Set<String>, from value: String) -> String? {
-        guard !secrets.isEmpty else { return nil }
-        let swept = sweep(value, forms: echoForms(of: secrets))
+        guard !secrets.isEmpty, let pattern = EchoPattern(secrets) else { return nil }
+        let swept = sweep(value, forms: pattern)
         return swept == value ? nil : swept
     }
 
-    private static func sweep(_ value: JSONValue, forms: [String], secrets: Set<String>) -> JSONValue {
+    private static func sweep(_ value: JSONValue, forms: EchoPattern, secrets: Set<String>) -> JSONValue {
         switch value {
         case .string(let text): .string(sweep(text, forms: forms))
         case .integer(let number) where secrets.contains(String(number)): .string(placeholder)
@@ -100,23 +97,8 @@ extension Redactor {
         }
     }
 
-    private static func sweep(_ text: String, forms: [String]) -> String {
-        forms.reduce(text) { text, form in
-            text.contains(form) ? text.replacingOccurrences(of: form, with: placeholder) : text
-        }
-    }
-
-    /// The spellings to look for, longest first so a longer secret is replaced before a shorter one inside it.
-    private static func echoForms(of secrets: Set<String>) -> [String] {
-        var forms: Set<String> = []
-        for secret in secrets {
-            forms.insert(secret)
-            forms.insert(secret.replacingOccurrences(of: "/", with: "\\/"))
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
-                forms.insert(encoded)
-            }
-        }
-        return forms.filter { $0.count >= minimumEchoLength }.sorted { ($0.count, $0) > ($1.count, $1) }
+    private static func sweep(_ text: String, forms: EchoPattern) -> String {
+        forms.replacing(in: text, with: placeholder)
     }
 
     private static func tokens(of text: String) -> [String] {

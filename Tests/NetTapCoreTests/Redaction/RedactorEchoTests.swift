@@ -67,6 +67,39 @@ struct RedactorEchoTests {
         #expect(!twice.didRedact)
     }
 
+    @Test(
+        "a secret echoed in any encoder's spelling is removed: percent-encoded in either case, + for a space",
+        arguments: [
+            "QREFRESH%2B_a8", "QREFRESH%2b%5Fa8", "%51REFRESH+_a8", "QREFRESH%2B%5F%61%38",
+        ]
+    )
+    func encodedEchoes(echoed: String) throws {
+        // The app sent the value percent-encoded; the query item's decoded value is "QREFRESH+_a8".
+        let url = try #require(
+            URL(string: "http://127.0.0.1:8080/echo?refresh_token=QREFRESH%2B_a8&q=PCT%20SECRET%2Fv1")
+        )
+        var transaction = try Self.transaction()
+        transaction.request = CapturedRequest(method: "GET", url: url, headers: [:])
+        transaction.response?.headers = ["Content-Type": "text/plain"]
+        transaction.response?.body = CapturedBody(data: Data("path=/echo?refresh_token=\(echoed)&q=1".utf8))
+        let redacted = Redactor.default.redact(transaction: transaction).value
+        let text = String(decoding: try #require(redacted.response?.body?.data), as: UTF8.self)
+        #expect(text == "path=/echo?refresh_token=[redacted]&q=1", "\(echoed) → \(text)")
+        #expect(!redacted.request.url.absoluteString.contains("QREFRESH"))
+    }
+
+    @Test("a secret with a space and a slash is found percent-encoded, form-encoded and JSON-escaped")
+    func spacesAndSlashes() throws {
+        var transaction = try Self.transaction()
+        transaction.response?.headers = ["Content-Type": "text/plain"]
+        let echoes = ["correct%20horse", "correct+horse", "correct%20Horse"]
+        transaction.response?.body = CapturedBody(data: Data(echoes.joined(separator: " | ").utf8))
+        let redacted = Redactor.default.redact(transaction: transaction).value
+        let text = String(decoding: try #require(redacted.response?.body?.data), as: UTF8.self)
+        // The third differs in case: a different secret, left alone.
+        #expect(text == "[redacted] | [redacted] | correct%20Horse")
+    }
+
     @Test("a request is swept of its own echoes the same way alone and inside a transaction (replay matching)")
     func requestAloneEqualsRequestInTransaction() throws {
         var transaction = try Self.transaction()
