@@ -160,6 +160,7 @@ extension AuditHandler {
                 ["kind": isQuery ? "query" : "body"]
             )
         }
+        guard !value.isContainer else { return }
         if !value.isNumber {
             for pattern in TokenPattern.kinds(in: value.text) {
                 let whereText = isQuery ? "in the query item \(value.name ?? "")" : "in the request body"
@@ -264,7 +265,8 @@ extension AuditHandler {
             ScannedValue.isTextLike(mimeType: mimeType, sample: sample)
         else { return list.findings }
         let isPlaintext = url.scheme?.lowercased() == "http"
-        for value in ScannedValue.bodyValues(sample, mimeType: mimeType, place: "response body") where !value.isNumber {
+        for value in ScannedValue.bodyValues(sample, mimeType: mimeType, place: "response body")
+        where !value.isNumber && !value.isContainer {
             for pattern in TokenPattern.kinds(in: value.text) {
                 let severity: Finding.Severity =
                     pattern.kind == TokenPattern.privateKey.kind ? .high : isPlaintext ? .medium : .info

@@ -12,6 +12,9 @@ struct ScannedValue: Sendable, Hashable {
     var text: String
     /// Whether the value is a JSON number.
     var isNumber = false
+    /// Whether this stands for a named JSON object or array (`"secret": {…}`): only rules by name apply to it;
+    /// its leaves are scanned on their own.
+    var isContainer = false
 
     /// The items of a URL's query (`+` read as a space, percent-decoded); items without a value are skipped.
     static func queryItems(of url: URL) -> [ScannedValue] {
@@ -61,10 +64,16 @@ struct ScannedValue: Sendable, Hashable {
         case .number(let number):
             values.append(ScannedValue(location: "\(place) \(path)", name: name, text: "\(number)", isNumber: true))
         case .array(let elements):
+            if let name, !elements.isEmpty {
+                values.append(ScannedValue(location: "\(place) \(path)", name: name, text: "", isContainer: true))
+            }
             for (index, element) in elements.enumerated() {
                 collect(element, path: JSONPath.appending(index, to: path), name: nil, place: place, into: &values)
             }
         case .object(let members):
+            if let name, !members.isEmpty {
+                values.append(ScannedValue(location: "\(place) \(path)", name: name, text: "", isContainer: true))
+            }
             for key in members.keys.sorted() {
                 guard let member = members[key] else { continue }
                 collect(member, path: JSONPath.appending(key, to: path), name: key, place: place, into: &values)

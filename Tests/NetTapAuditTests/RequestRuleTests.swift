@@ -29,6 +29,19 @@ struct RequestRuleTests {
         #expect(finding.message.contains("api.example.com"))
     }
 
+    @Test("a secret-named JSON member holding an object or an array is a credential over http, once, by its path")
+    func secretNamedContainers() async throws {
+        let body = Data(#"{"secret": {"inner": "x1y2z3w4"}, "token": ["a1b2c3d4", "e5f6g7h8"], "page": {"n": 1}}"#.utf8)
+        let findings = try await audit.findings(
+            "http://api.example.com/v1/save",
+            method: "POST",
+            headers: ["Content-Type": "application/json"],
+            body: body
+        )
+        let locations = findings.of(.plaintextCredentials).compactMap(\.location).sorted()
+        #expect(locations == ["body $.secret", "body $.token"], "\(findings.map(\.summary))")
+    }
+
     @Test("the same bearer token over https is not reported")
     func bearerOverHTTPS() async throws {
         let findings = try await audit.findings(
