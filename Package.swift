@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
         .library(name: "NetTapIntegrity", targets: ["NetTapIntegrity"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
+        .library(name: "NetTapConfiguration", targets: ["NetTapConfiguration"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
     ],
@@ -52,10 +53,18 @@ let package = Package(
         ),
         .target(name: "NetTapIntegrity", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
         .target(
+            name: "NetTapConfiguration",
+            dependencies: [
+                "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache", "NetTapFiles",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore",
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapConfiguration",
             ],
             swiftSettings: strict
         ),
@@ -68,7 +77,7 @@ let package = Package(
             name: "NetTapCLI",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
-                "NetTapIntegrity", "NetTapStore",
+                "NetTapIntegrity", "NetTapStore", "NetTapConfiguration",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -136,6 +145,14 @@ let package = Package(
             name: "NetTapStoreTests",
             dependencies: [
                 "NetTapStore", "NetTapCore", "NetTapHAR", "NetTapTesting", "NetTapTestSupport", "StoreWriterFixture",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NetTapConfigurationTests",
+            dependencies: [
+                "NetTapConfiguration", "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapTesting", "NetTapTestSupport",
             ],
             swiftSettings: strict
         ),
