@@ -90,7 +90,8 @@ public struct ReportCommand: Command {
         } else {
             document = try loadHAR(fileURL)
         }
-        let summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        var summary = HARSummary(entries: document.log.entries, slowestLimit: slowestLimit)
+        if let redactor = environment.configuredRedactor { summary.redactURLs(with: redactor) }
         if printsJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

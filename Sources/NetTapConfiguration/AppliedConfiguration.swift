@@ -18,6 +18,8 @@ import NetTapStore
 /// try await applied.flush()      // before the process ends: cassette recordings and stored transactions
 /// ```
 public struct AppliedConfiguration: Sendable {
+    /// The configuration that was applied.
+    public let configuration: NetTapConfiguration
     /// The interceptor the configuration was applied to.
     public let interceptor: Interceptor
     /// The handlers set as `interceptor.handlers`, in ``NetTapConfiguration/handlerOrder``.
@@ -42,6 +44,7 @@ public struct AppliedConfiguration: Sendable {
     /// Creates the record of an application (``NetTapConfiguration/apply(to:)`` makes it).
     ///
     /// - Parameters:
+    ///   - configuration: The configuration applied.
     ///   - interceptor: The interceptor.
     ///   - handlers: The handlers set.
     ///   - mocks: The mock set, if any.
@@ -52,6 +55,7 @@ public struct AppliedConfiguration: Sendable {
     ///   - storeObserver: The store's observer token, if any.
     ///   - sharedSessionInstallation: The shared session result, if installed.
     public init(
+        configuration: NetTapConfiguration,
         interceptor: Interceptor,
         handlers: [any TransactionHandler],
         mocks: MockSet? = nil,
@@ -62,6 +66,7 @@ public struct AppliedConfiguration: Sendable {
         storeObserver: UUID? = nil,
         sharedSessionInstallation: SharedSessionInstallation? = nil
     ) {
+        self.configuration = configuration
         self.interceptor = interceptor
         self.handlers = handlers
         self.mocks = mocks

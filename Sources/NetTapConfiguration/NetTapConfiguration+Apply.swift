@@ -97,6 +97,7 @@ extension NetTapConfiguration {
         let token = transactionStore.map { interceptor.captureLog.addObserver($0) }
         let installation = install?.sharedSession == true ? interceptor.installForSharedSession() : nil
         return AppliedConfiguration(
+            configuration: self,
             interceptor: interceptor,
             handlers: handlers,
             mocks: mockSet,
