@@ -64,6 +64,7 @@ public struct ConfigCheckCommand: Command {
     ///
     /// - Parameter environment: Outputs and working directory.
     /// - Returns: ``ExitCode/success`` when valid, ``ExitCode/failure`` otherwise.
+    /// - Throws: Nothing: an unreadable file is reported as an error line.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let url = environment.fileURL(path)
         let check = NetTapConfiguration.check(contentsOf: url)

@@ -180,7 +180,8 @@ public enum NetTapCLI {
         in environment: CommandEnvironment
     ) throws(CLIError) -> AppliedConfiguration {
         do {
-            return try NetTapConfiguration.load(contentsOf: environment.fileURL(path)).apply(to: environment.interceptor)
+            let configuration = try NetTapConfiguration.load(contentsOf: environment.fileURL(path))
+            return try configuration.apply(to: environment.interceptor)
         } catch let error as ConfigurationError {
             throw CLIError.failure(command: command, input: nil, message: error.description)
         } catch {

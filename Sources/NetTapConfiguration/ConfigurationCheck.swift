@@ -9,8 +9,10 @@ import NetTapCore
 /// for error in check.errors { print(error) }     // nettap.json: $.scope.denyHosts[0]: invalid regular …
 /// ```
 public struct ConfigurationCheck: Sendable {
-    /// The problems: a syntax error alone, or unknown top-level keys (by name) followed by the first problem of
-    /// each section, in ``NetTapConfiguration/sectionNames`` order. Empty when the file is valid.
+    /// The problems; empty when the file is valid.
+    ///
+    /// A syntax error comes alone; otherwise the unknown top-level keys (by name) come first, then the first
+    /// problem of each section, in ``NetTapConfiguration/sectionNames`` order.
     public var errors: [ConfigurationError]
     /// The sections the file has (present and not `null`), in ``NetTapConfiguration/sectionNames`` order, whether
     /// valid or not.

@@ -186,7 +186,11 @@ public struct NetTapConfiguration: Sendable {
         let redactor = configuration.redactor
         read("mocks") { configuration.mocks = try MockConfiguration(node: $0, baseDirectory: baseDirectory) }
         read("cassette") {
-            configuration.cassette = try ReplayHandler(configuration: $0, baseDirectory: baseDirectory, redactor: redactor)
+            configuration.cassette = try ReplayHandler(
+                configuration: $0,
+                baseDirectory: baseDirectory,
+                redactor: redactor
+            )
         }
         read("shaping") { configuration.shaper = try NetworkShaper(configuration: $0) }
         read("files") { configuration.files = try LocalFilesHandler(configuration: $0, baseDirectory: baseDirectory) }

@@ -63,7 +63,8 @@ public struct StoreConfiguration: Sendable, Hashable {
             guard !path.isEmpty else { throw pathNode.error("expected a file path, found an empty string") }
             let base =
                 baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
+            url =
+                path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
         }
         var limits = StoreLimits.default
         if let total = try node.byteCount("maxBytes", minimum: 4096) { limits.totalByteLimit = Int64(total) }

@@ -48,7 +48,9 @@ struct ApplyTests {
         let interceptor = Interceptor()
         let applied = try configuration.apply(to: interceptor)
         #expect(interceptor.handlers.map(\.name) == NetTapConfiguration.handlerOrder)
-        #expect(NetTapConfiguration.handlerOrder == ["audit", "shaping", "integrity", "mock", "files", "cassette", "cache"])
+        #expect(
+            NetTapConfiguration.handlerOrder == ["audit", "shaping", "integrity", "mock", "files", "cassette", "cache"]
+        )
         #expect(interceptor.scope == configuration.scope)
         #expect(interceptor.captureLog.capacity == 2000)
         #expect(interceptor.bodyByteLimit == 2 * 1_048_576)

@@ -32,10 +32,12 @@ struct ConfigurationErrorTests {
         )
         #expect(!result.isValid)
         #expect(result.configuration == nil)
-        #expect(result.errors.map(\.path) == [
-            "$.colour", "$.scop", "$.scope.denyHosts[0]", "$.capture.capacity", "$.mocks.stubs[0].match.pathRgex",
-            "$.shaping.profile", "$.audit.disabledRules[0]", "$.store.maxBytes",
-        ])
+        #expect(
+            result.errors.map(\.path) == [
+                "$.colour", "$.scop", "$.scope.denyHosts[0]", "$.capture.capacity", "$.mocks.stubs[0].match.pathRgex",
+                "$.shaping.profile", "$.audit.disabledRules[0]", "$.store.maxBytes",
+            ]
+        )
         #expect(result.errors[1].message == #"unknown key "scop"; did you mean "scope"?"#)
         #expect(result.errors[0].message.hasPrefix(#"unknown key "colour"; expected one of: $schema, audit"#))
         #expect(result.errors[4].message == #"unknown key "pathRgex"; did you mean "pathRegex"?"#)
@@ -77,14 +79,21 @@ struct ConfigurationErrorTests {
     @Test("each section's own rules: redaction, cassette, store, capture and install")
     func sectionRules() throws {
         let cases: [(String, String, String)] = [
-            (#"{"redaction": {"enabled": false, "add": [{"header": "X"}]}}"#, "$.redaction.add",
-             #""add" has no effect with "enabled": false; remove one of them"#),
+            (
+                #"{"redaction": {"enabled": false, "add": [{"header": "X"}]}}"#, "$.redaction.add",
+                #""add" has no effect with "enabled": false; remove one of them"#
+            ),
             (#"{"redaction": {"add": [{"field": "regex:(pin"}]}}"#, "$.redaction.add[0].field", "redaction pattern"),
-            (#"{"redaction": {"except": [{"headr": "X"}]}}"#, "$.redaction.except[0].headr", #"did you mean "header"?"#),
+            (
+                #"{"redaction": {"except": [{"headr": "X"}]}}"#, "$.redaction.except[0].headr",
+                #"did you mean "header"?"#
+            ),
             (#"{"redaction": {"add": [{}]}}"#, "$.redaction.add[0]", "a rule has exactly one of"),
             (#"{"cassette": {"path": "c.har", "mode": "onse"}}"#, "$.cassette.mode", #"did you mean "once"?"#),
-            (#"{"cassette": {"path": "c.har", "matching": {"body": "xml"}}}"#, "$.cassette.matching.body",
-             "unknown body comparison"),
+            (
+                #"{"cassette": {"path": "c.har", "matching": {"body": "xml"}}}"#, "$.cassette.matching.body",
+                "unknown body comparison"
+            ),
             (#"{"cassette": {"mode": "none"}}"#, "$.cassette", #"missing required key "path""#),
             (#"{"cassette": {"path": "bad.har"}}"#, "$.cassette.path", #"cannot read cassette "bad.har""#),
             (#"{"store": {"maxAgeDays": 0}}"#, "$.store.maxAgeDays", "above 0"),
@@ -144,7 +153,12 @@ struct ConfigurationErrorTests {
         #expect(handler.bodyByteLimit == 2048)
         #expect(
             handler.matching
-                == CassetteMatching(ignoresQueryOrder: true, ignoredQueryItems: ["_ts"], headers: ["Accept"], body: .exact)
+                == CassetteMatching(
+                    ignoresQueryOrder: true,
+                    ignoredQueryItems: ["_ts"],
+                    headers: ["Accept"],
+                    body: .exact
+                )
         )
     }
 
@@ -159,7 +173,9 @@ struct ConfigurationErrorTests {
         let store = try StoreConfiguration(configuration: node)
         #expect(store.url.path == "/tmp/x.sqlite")
         #expect(store.limits == StoreLimits(totalByteLimit: 1 << 30, bodyByteLimit: 0, maximumAge: .seconds(43_200)))
-        let unlimited = try StoreConfiguration(configuration: ConfigNode(value: .object(["maxAgeDays": .string("unlimited")])))
+        let unlimited = try StoreConfiguration(
+            configuration: ConfigNode(value: .object(["maxAgeDays": .string("unlimited")]))
+        )
         #expect(unlimited.limits.maximumAge == nil)
         #expect(unlimited.url == StoreConfiguration.defaultURL)
     }

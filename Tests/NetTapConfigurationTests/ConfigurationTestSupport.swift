@@ -53,6 +53,7 @@ func schemaPython() throws -> URL {
 /// - Parameter files: The documents.
 /// - Returns: The exit status (0 when every document is valid) and the output: one line per error,
 ///   `FILE: /json/pointer: message`.
+/// - Throws: A test failure when there is no venv Python; what `Process.run()` throws.
 func validateWithJSONSchema(_ files: [URL]) throws -> (status: Int32, output: String) {
     let script = """
         import json, sys
@@ -83,7 +84,8 @@ func validateWithJSONSchema(_ files: [URL]) throws -> (status: Int32, output: St
 }
 
 /// Sends a GET through a session of `interceptor` and returns the status, or the `URLError` code.
-func send(_ url: String, through session: URLSession) async throws -> (status: Int?, body: Data, error: URLError.Code?) {
+func send(_ url: String, through session: URLSession) async throws -> (status: Int?, body: Data, error: URLError.Code?)
+{
     do {
         let (data, response) = try await session.data(from: try #require(URL(string: url)))
         return ((response as? HTTPURLResponse)?.statusCode, data, nil)

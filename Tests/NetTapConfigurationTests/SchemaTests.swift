@@ -1,16 +1,17 @@
 import Foundation
 import NetTapAudit
-@testable import NetTapCache
 import NetTapConfiguration
 import NetTapCore
 import NetTapFiles
 import NetTapIntegrity
-@testable import NetTapMocking
 import NetTapReplay
 import NetTapShaping
 import NetTapStore
 import NetTapTestSupport
 import Testing
+
+@testable import NetTapCache
+@testable import NetTapMocking
 
 @Suite("schema/nettap.schema.json matches the readers and accepts every example")
 struct SchemaTests {
@@ -131,7 +132,9 @@ struct SchemaTests {
         }
         #expect(try strings("/$defs/profilePreset/enum") == Set(NetworkProfile.presets.keys))
         #expect(try strings("/properties/cache/properties/fallbackErrors/items/enum") == Set(URLErrorName.codes.keys))
-        #expect(try strings("/properties/audit/properties/disabledRules/items/enum") == Set(AuditRule.allCases.map(\.id)))
+        #expect(
+            try strings("/properties/audit/properties/disabledRules/items/enum") == Set(AuditRule.allCases.map(\.id))
+        )
         #expect(try strings("/properties/cassette/properties/mode/enum") == Set(RecordMode.allCases.map(\.rawValue)))
         #expect(
             try strings("/properties/cassette/properties/matching/properties/body/enum")
@@ -147,7 +150,9 @@ struct SchemaTests {
         #expect(result.status == 0, "\(result.output)")
         let copy = try copyOfExamples()
         for example in examples {
-            let check = NetTapConfiguration.check(contentsOf: copy.url.appendingPathComponent(example.lastPathComponent))
+            let check = NetTapConfiguration.check(
+                contentsOf: copy.url.appendingPathComponent(example.lastPathComponent)
+            )
             #expect(check.errors.isEmpty, "\(example.lastPathComponent): \(check.errors)")
         }
     }
@@ -169,8 +174,14 @@ struct SchemaTests {
         )
         let result = try validateWithJSONSchema([file])
         #expect(result.status == 1)
-        for place in ["bad.json: /: ", "/shaping/profile", "/mocks/stubs/0", "/mocks/stubs/0/match", "/redaction", "/store/maxBytes"] {
-            #expect(result.output.contains(place + ": ") || result.output.contains(place), "\(place) in \(result.output)")
+        for place in [
+            "bad.json: /: ", "/shaping/profile", "/mocks/stubs/0", "/mocks/stubs/0/match", "/redaction",
+            "/store/maxBytes",
+        ] {
+            #expect(
+                result.output.contains(place + ": ") || result.output.contains(place),
+                "\(place) in \(result.output)"
+            )
         }
         #expect(result.output.contains("'scop' was unexpected"))
         #expect(result.output.contains("'pathRgex' was unexpected"))
