@@ -20,7 +20,7 @@ extension Redactor {
     /// - `enabled` (default `true`): `false` gives ``disabled``, which changes nothing; `add` and `except` are
     ///   then not allowed.
     /// - `defaults` (default `true`): whether the ``defaultRules`` apply; `false` keeps only the rules of `add`.
-    /// - `add`: more rules (see ``RedactionRule/init(configuration:)``), matched as secret.
+    /// - `add`: more rules (see ``RedactionRule/rules(configuration:)``), matched as secret.
     /// - `except`: exceptions, kept although a rule matches them.
     ///
     /// - Parameter node: The redaction object, for example `$.redaction` of `nettap.json`.
