@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
         .library(name: "NetTapIntegrity", targets: ["NetTapIntegrity"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
+        .library(name: "NetTapConfiguration", targets: ["NetTapConfiguration"]),
         .executable(name: "nettap", targets: ["nettap"]),
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
     ],
@@ -54,10 +55,19 @@ let package = Package(
         ),
         .target(name: "NetTapIntegrity", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
         .target(
+            name: "NetTapConfiguration",
+            dependencies: [
+                "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache", "NetTapFiles",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore",
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "NetTap",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
                 "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport",
+                "NetTapConfiguration",
             ],
             swiftSettings: strict
         ),
@@ -70,7 +80,7 @@ let package = Package(
             name: "NetTapCLI",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
-                "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport", "NetTapConfiguration",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -146,6 +156,14 @@ let package = Package(
         .testTarget(
             name: "NetTapReportTests",
             dependencies: ["NetTapReport", "NetTapCore", "NetTapHAR", "NetTapTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NetTapConfigurationTests",
+            dependencies: [
+                "NetTapConfiguration", "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapTesting", "NetTapTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),

@@ -1,6 +1,7 @@
 // The umbrella module: `import NetTap` brings in every NetTap capability.
 @_exported import NetTapAudit
 @_exported import NetTapCache
+@_exported import NetTapConfiguration
 @_exported import NetTapCore
 @_exported import NetTapFiles
 @_exported import NetTapHAR

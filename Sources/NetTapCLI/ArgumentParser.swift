@@ -72,7 +72,7 @@ public struct PositionalSpec: Sendable, Hashable {
 /// The description of one `nettap` command: name, summary, positional arguments and options.
 ///
 /// The parser (``parse(_:)``) and the help text (``helpText``) both come from this one description, so they
-/// cannot disagree. Every command accepts `-h`/`--help`.
+/// cannot disagree. Every command accepts `-h`/`--help` and ``configOption`` (`--config FILE`).
 public struct CommandSpec: Sendable, Hashable {
     /// The command's name as typed, for example `fetch`.
     public var name: String
@@ -107,13 +107,22 @@ public struct CommandSpec: Sendable, Hashable {
         self.discussion = discussion
     }
 
+    /// `--config FILE`, which every command accepts: a `nettap.json` applied to the command's interceptor
+    /// before it runs (see `NetTapCLI`).
+    public static let configOption = OptionSpec(
+        names: ["--config"],
+        valueName: "FILE",
+        help: "Applies a nettap.json (scope, capture, redaction, mocks, cassette, shaping, files, integrity, cache, "
+            + "audit, store) before running; 'nettap config check FILE' lists its errors."
+    )
+
     /// The one-line usage, for example `nettap fetch URL [-X METHOD] [-H 'Name: value']...`.
     public var usage: String {
         var parts = ["nettap", name]
         for positional in positionals {
             parts.append(positional.isOptional ? "[\(positional.name)]" : positional.name)
         }
-        for option in options {
+        for option in options + [Self.configOption] {
             var text = option.key
             if let valueName = option.valueName { text += " \(valueName)" }
             parts.append((option.isRequired ? text : "[\(text)]") + (option.isRepeatable ? "..." : ""))
@@ -133,7 +142,7 @@ public struct CommandSpec: Sendable, Hashable {
                 )
             }
         }
-        let all = options + [OptionSpec(names: ["-h", "--help"], help: "Shows this help.")]
+        let all = options + [Self.configOption, OptionSpec(names: ["-h", "--help"], help: "Shows this help.")]
         let labels = all.map { option in
             option.names.joined(separator: ", ") + (option.valueName.map { " \($0)" } ?? "")
         }
@@ -217,7 +226,7 @@ public struct CommandSpec: Sendable, Hashable {
     }
 
     private func option(named spelling: String) -> OptionSpec? {
-        options.first { $0.names.contains(spelling) }
+        (options + [Self.configOption]).first { $0.names.contains(spelling) }
     }
 
     /// Splits `--name=value` and `-XVALUE` into the option spelling and the attached value.

@@ -1,4 +1,5 @@
 import Foundation
+import NetTapConfiguration
 import NetTapCore
 
 /// One `nettap` command: a description for parsing and help, and the work itself.
@@ -25,6 +26,16 @@ public protocol Command: Sendable {
     /// - Returns: The exit code.
     /// - Throws: ``CLIError`` when the work fails; its ``CLIError/exitCode`` becomes the exit code.
     func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode
+
+    /// Whether `--config FILE` is loaded and applied to the interceptor before ``run(in:)``; `true` by default.
+    ///
+    /// A command that reads the file itself (`config check`) says `false`.
+    static var appliesConfiguration: Bool { get }
+}
+
+extension Command {
+    /// `true`: `--config FILE` is applied before ``run(in:)``.
+    public static var appliesConfiguration: Bool { true }
 }
 
 /// What a command runs with: its outputs, the interceptor it installs into sessions, and the directory that
@@ -38,6 +49,12 @@ public struct CommandEnvironment: Sendable {
     public var interceptor: Interceptor
     /// The directory relative file paths are resolved against.
     public var workingDirectory: URL
+    /// The `--config FILE` applied to ``interceptor`` before the command runs, or `nil` without `--config`.
+    public var appliedConfiguration: AppliedConfiguration?
+
+    /// What output is redacted with: the `--config` file's redactor (its `redaction` section, else
+    /// `Redactor.default`), or `nil` without `--config`.
+    public var configuredRedactor: Redactor? { appliedConfiguration?.configuration.redactor }
 
     /// Creates an environment.
     ///

@@ -66,6 +66,10 @@ public struct DemoCommand: Command {
               widget, tampered on the way by a stub, replaced by its bundled copy by an IntegrityHandler that
               checks the SHA-256 in the file name; the finding is printed.
 
+            --config FILE applies the file's scope, capture limits and store to the demo's interceptor (with a
+            store section, every demo request is stored for 'nettap query'); each pass sets its own handlers,
+            so the file's mocks, cassette, shaping, files, integrity, cache and audit sections are not used.
+
             Exit codes: 0 success, 1 an upstream request failed, a replay differed from its recording, the
             shaped download's bytes differed, a local file or the widget's fallback did not arrive byte for
             byte, or a file could not be written, 2 usage error.

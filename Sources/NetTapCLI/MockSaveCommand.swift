@@ -160,7 +160,8 @@ public struct MockSaveCommand: Command {
         let place = "$.log.entries[\(index)]"
         let stub: Stub
         do {
-            stub = try Stub(recording: entry, name: stubName, redactor: redacts ? .default : .disabled)
+            let redactor = redacts ? (environment.configuredRedactor ?? .default) : .disabled
+            stub = try Stub(recording: entry, name: stubName, redactor: redactor)
         } catch {
             throw CLIError.failure(command: command, input: "\(harPath): \(place)", message: "\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NetTapConfiguration
 import NetTapCore
 
 /// The `nettap` command-line tool as a library: parses the command line, runs a command, returns the exit code.
@@ -11,6 +12,12 @@ import NetTapCore
 ///
 /// Exit codes: 0 success, 1 failure (network error, unreadable file), 2 usage error. Errors are one line
 /// on standard error naming the command and the input at fault.
+///
+/// Every command accepts `--config FILE` (``CommandSpec/configOption``): the `nettap.json` is read
+/// (`NetTapConfiguration.load(contentsOf:)`; its first error fails the command with exit code 1) and applied
+/// to the command's interceptor (`NetTapConfiguration.apply(to:)`: scope, capture limits, handlers, store)
+/// before the command runs, and its cassette and store are flushed after it. Commands find it in
+/// ``CommandEnvironment/appliedConfiguration``.
 public enum NetTapCLI {
     /// The tool's version, printed by `nettap --version`.
     public static let version = "0.1.0"
@@ -21,11 +28,14 @@ public enum NetTapCLI {
     /// `nettap help mock` list the group's commands.
     public static let commands: [any Command.Type] = [
         DemoCommand.self, FetchCommand.self, ReportCommand.self, StatsCommand.self, QueryCommand.self,
-        MockSaveCommand.self, MockListCommand.self,
+        MockSaveCommand.self, MockListCommand.self, ConfigCheckCommand.self,
     ]
 
     /// One line about each command group, shown by `nettap help GROUP`.
-    static let groupSummaries = ["mock": "Saves HAR entries as stubs in a mocks file and lists mocks files."]
+    static let groupSummaries = [
+        "mock": "Saves HAR entries as stubs in a mocks file and lists mocks files.",
+        "config": "Checks nettap.json configuration files.",
+    ]
 
     /// Runs the tool with the process's interceptor (`Interceptor/shared`) and working directory.
     ///
@@ -86,6 +96,7 @@ public enum NetTapCLI {
         )
         lines += [
             "",
+            "Every command accepts --config FILE: a nettap.json applied before it runs.",
             "Exit codes: 0 success, 1 failure, 2 usage error.",
             "Run 'nettap help COMMAND' for a command's options.",
         ]
@@ -145,8 +156,40 @@ public enum NetTapCLI {
                     return .success
                 }
                 let command = try type.init(arguments: parsed)
-                return try await command.run(in: environment)
+                guard type.appliesConfiguration, let path = parsed.value(CommandSpec.configOption.key) else {
+                    return try await command.run(in: environment)
+                }
+                var configured = environment
+                let applied = try applyConfiguration(path, command: type.spec.name, in: environment)
+                configured.appliedConfiguration = applied
+                let code = try await command.run(in: configured)
+                do {
+                    try await applied.flush()
+                } catch {
+                    throw CLIError.failure(
+                        command: type.spec.name,
+                        input: "--config \(Formatting.quoted(path))",
+                        message: "cannot write the cassette or store: \(error)"
+                    )
+                }
+                return code
             }
+        }
+    }
+
+    /// Loads `--config FILE` and applies it to the environment's interceptor.
+    private static func applyConfiguration(
+        _ path: String,
+        command: String,
+        in environment: CommandEnvironment
+    ) throws(CLIError) -> AppliedConfiguration {
+        do {
+            let configuration = try NetTapConfiguration.load(contentsOf: environment.fileURL(path))
+            return try configuration.apply(to: environment.interceptor)
+        } catch let error as ConfigurationError {
+            throw CLIError.failure(command: command, input: nil, message: error.description)
+        } catch {
+            throw CLIError.failure(command: command, input: "--config \(Formatting.quoted(path))", message: "\(error)")
         }
     }
 

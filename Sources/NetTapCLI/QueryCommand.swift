@@ -116,7 +116,11 @@ public struct QueryCommand: Command {
         let store = try Self.open(path, command: "query", in: environment)
         do {
             if let harPath {
-                let document = try await store.exportHAR(matching: query)
+                let document = try await Self.exportHAR(
+                    store,
+                    matching: query,
+                    redactor: environment.configuredRedactor
+                )
                 let outURL = environment.fileURL(harPath)
                 do {
                     try document.encoded().write(to: outURL, options: .atomic)
@@ -135,7 +139,11 @@ public struct QueryCommand: Command {
             unlimited.limit = nil
             unlimited.offset = 0
             let total = try await store.count(matching: unlimited)
-            let transactions = try await store.transactions(matching: query)
+            let stored = try await store.transactions(matching: query)
+            let transactions =
+                environment.configuredRedactor.map { redactor in
+                    stored.map { redactor.redact(transaction: $0).value }
+                } ?? stored
             environment.standardOutput.write(Self.text(transactions, matching: total, file: path))
             return .success
         } catch let error as CLIError {

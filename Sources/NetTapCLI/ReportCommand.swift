@@ -124,7 +124,7 @@ public struct ReportCommand: Command {
         var summary = HARSummary(
             entries: document.log.entries,
             slowestLimit: slowestLimit,
-            redactor: redacts ? .default : .disabled
+            redactor: redacts ? (environment.configuredRedactor ?? .default) : .disabled
         )
         summary.findings = HARSummary.findings(of: document.log.entries, audit: audits ? AuditHandler() : nil)
         if printsJSON {

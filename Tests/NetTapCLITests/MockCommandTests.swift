@@ -282,8 +282,11 @@ struct MockCommandTests {
         let save = await runCLI(["help", "mock", "save"])
         #expect(save.exitCode == .success)
         #expect(save.standardOutput.contains("Usage: nettap mock save HAR_FILE [--entry N]"))
-        #expect(save.standardOutput.contains("[--no-redact] --to MOCKS.json\n"), "a required option has no brackets")
+        #expect(
+            save.standardOutput.contains("[--no-redact] --to MOCKS.json [--config FILE]\n"),
+            "a required option has no brackets"
+        )
         let top = await runCLI(["--help"])
-        #expect(top.standardOutput.contains("  mock save  Saves one HAR entry as a stub"))
+        #expect(top.standardOutput.contains("  mock save     Saves one HAR entry as a stub"))
     }
 }

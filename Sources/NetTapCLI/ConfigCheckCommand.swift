@@ -1,0 +1,94 @@
+import Foundation
+import NetTapConfiguration
+import NetTapCore
+
+/// `nettap config check FILE`: validates a `nettap.json` and prints every error with its JSON path.
+///
+/// Each top-level section is read on its own (`NetTapConfiguration.check(contentsOf:)`), so one broken section
+/// does not hide the others: the output has one line per unknown top-level key (with a did-you-mean suggestion)
+/// and per section with a problem (its first problem), `FILE: $.path: message`, or `FILE:line:column: message`
+/// for a syntax error. A valid file prints `FILE: ok (sections: mocks, shaping)`.
+///
+/// Exit codes: 0 valid, 1 invalid or unreadable (the lines say why), 2 usage error.
+public struct ConfigCheckCommand: Command {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "config check",
+        summary: "Validates a nettap.json and prints every error with its JSON path.",
+        positionals: [
+            PositionalSpec(
+                name: "FILE",
+                help: "The nettap.json to check; the --config file when left out.",
+                isOptional: true
+            )
+        ],
+        discussion: """
+            Every top-level section is checked on its own: each unknown key (with a did-you-mean suggestion)
+            and the first problem of each section are printed, one line each, as FILE: $.path: message
+            (FILE:line:column: message for invalid JSON). Paths in the file resolve against its folder; a
+            cache section's directory is created, as loading the file creates it. The keys are documented
+            by schema/nettap.schema.json.
+
+            Exit codes: 0 valid, 1 invalid or unreadable file, 2 usage error.
+            """
+    )
+
+    /// `false`: the command reads the file itself, collecting every error.
+    public static var appliesConfiguration: Bool { false }
+
+    /// The file, as typed.
+    public var path: String
+
+    /// Creates the command from parsed arguments.
+    ///
+    /// - Parameter arguments: Parsed with ``spec``.
+    /// - Throws: A usage ``CLIError`` when neither `FILE` nor `--config FILE` is given, or both name different
+    ///   files.
+    public init(arguments: ParsedArguments) throws(CLIError) {
+        let positional = arguments.positionals.first
+        let option = arguments.value(CommandSpec.configOption.key)
+        if let positional, let option, positional != option {
+            throw CLIError.usage(
+                command: Self.spec.name,
+                input: "--config \(Formatting.quoted(option))",
+                message: "names another file than FILE; give one"
+            )
+        }
+        guard let path = positional ?? option else {
+            throw CLIError.usage(command: Self.spec.name, input: "FILE", message: "missing argument")
+        }
+        self.path = path
+    }
+
+    /// Checks the file and prints the result.
+    ///
+    /// - Parameter environment: Outputs and working directory.
+    /// - Returns: ``ExitCode/success`` when valid, ``ExitCode/failure`` otherwise.
+    /// - Throws: Nothing: an unreadable file is reported as an error line.
+    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+        let url = environment.fileURL(path)
+        let check = NetTapConfiguration.check(contentsOf: url)
+        environment.standardOutput.write(Self.text(check, file: path, fileName: url.lastPathComponent))
+        return check.isValid ? .success : .failure
+    }
+
+    /// The lines printed for a check.
+    ///
+    /// - Parameters:
+    ///   - check: The result.
+    ///   - file: The file as typed, naming it in each line.
+    ///   - fileName: The file's last path component, as errors name it (errors in other files, such as an
+    ///     integrity manifest, keep their own name).
+    /// - Returns: One line per error, or the `ok` line; each ends with a newline.
+    public static func text(_ check: ConfigurationCheck, file: String, fileName: String) -> String {
+        guard !check.isValid else {
+            let sections = check.sections.isEmpty ? "none" : check.sections.joined(separator: ", ")
+            return "\(file): ok (sections: \(sections))\n"
+        }
+        return check.errors.map { error in
+            var named = error
+            if named.source == fileName { named.source = file }
+            return named.description.replacingOccurrences(of: "\n", with: " ") + "\n"
+        }.joined()
+    }
+}

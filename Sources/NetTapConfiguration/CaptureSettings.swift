@@ -1,0 +1,56 @@
+import Foundation
+import NetTapCore
+
+/// How much the capture keeps, as the `capture` section of `nettap.json` says.
+///
+/// ```json
+/// {"capture": {"capacity": 1000, "bodyByteLimit": "1 MiB"}}
+/// ```
+/// `capacity` (an integer ≥ 1) is how many transactions `CaptureLog` keeps before dropping the oldest
+/// (`CaptureLog.capacity`, 1,000 by default). `bodyByteLimit` is the most bytes of each request and response body
+/// kept in the capture (`Interceptor.bodyByteLimit`, 1 MiB by default; traffic is never truncated): a number of
+/// bytes (≥ 0) or a string with a unit (`KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`). A key left out leaves the
+/// interceptor's setting as it is.
+public struct CaptureSettings: Sendable, Hashable {
+    /// The keys of the `capture` object.
+    public static let configurationKeys: Set<String> = ["capacity", "bodyByteLimit"]
+
+    /// How many transactions the capture log keeps, or `nil` to leave it.
+    public var capacity: Int?
+    /// The most bytes of each body the capture keeps, or `nil` to leave it.
+    public var bodyByteLimit: Int?
+
+    /// Creates settings.
+    ///
+    /// - Parameters:
+    ///   - capacity: Transactions kept (≥ 1), or `nil`.
+    ///   - bodyByteLimit: Bytes per body (≥ 0), or `nil`.
+    public init(capacity: Int? = nil, bodyByteLimit: Int? = nil) {
+        self.capacity = capacity
+        self.bodyByteLimit = bodyByteLimit
+    }
+
+    /// Reads the `capture` section.
+    ///
+    /// - Parameter node: The capture object, for example `$.capture`.
+    /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
+    ///   suggestion), a capacity below 1, or a size that is negative or has an unknown unit.
+    public init(configuration node: ConfigNode) throws {
+        try node.rejectUnknownKeys(allowed: Self.configurationKeys)
+        var capacity: Int?
+        if let capacityNode = try node.child("capacity"), capacityNode.value != .null {
+            let value = try capacityNode.intValue()
+            guard value >= 1 else { throw capacityNode.error("expected a capacity of at least 1, found \(value)") }
+            capacity = value
+        }
+        self.init(capacity: capacity, bodyByteLimit: try node.byteCount("bodyByteLimit"))
+    }
+
+    /// Sets the interceptor's capture log capacity and body byte limit, where given.
+    ///
+    /// - Parameter interceptor: The interceptor to change.
+    public func apply(to interceptor: Interceptor) {
+        if let capacity { interceptor.captureLog.capacity = capacity }
+        if let bodyByteLimit { interceptor.bodyByteLimit = bodyByteLimit }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import NetTapAudit
+import NetTapCache
+import NetTapConfiguration
+import NetTapCore
+import NetTapFiles
+import NetTapIntegrity
+import NetTapMocking
+import NetTapReplay
+import NetTapShaping
+import NetTapStore
+import NetTapTestSupport
+import NetTapTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Loading examples/nettap.json and applying it to an interceptor")
+struct ApplyTests {
+    @Test("the full example loads with every section, relative paths under its own folder")
+    func loadsEverySection() throws {
+        let folder = try copyOfExamples()
+        let configuration = try NetTapConfiguration.load(contentsOf: folder.url.appendingPathComponent("nettap.json"))
+        #expect(configuration.sections == NetTapConfiguration.sectionNames)
+        #expect(configuration.store?.url.path == folder.url.appendingPathComponent("nettap.sqlite").standardized.path)
+        #expect(configuration.cassette?.fileURL.path == folder.url.appendingPathComponent("cassettes/session.har").path)
+        #expect(configuration.cassette?.mode == .newEpisodes)
+        #expect(configuration.cassette?.matching.body == .json)
+        #expect(configuration.cache?.cache.directory.standardizedFileURL.path.hasSuffix("/cache") == true)
+        #expect(configuration.files?.mounts.count == 2)
+        #expect(configuration.integrity?.rules.count == 2)
+        #expect(configuration.scope?.denyHosts.count == 2)
+        #expect(configuration.capture == CaptureSettings(capacity: 2000, bodyByteLimit: 2 * 1_048_576))
+        #expect(configuration.install == InstallSettings(sharedSession: false, enabledInReleaseBuilds: false))
+        #expect(configuration.redactor.isSecret("X-Session", at: .header))
+        #expect(configuration.redactor.isSecret("pin42", at: .bodyField))
+        #expect(!configuration.redactor.isSecret("theme", at: .cookie))
+        #expect(configuration.audit?.secrets == configuration.redactor)
+        #expect(configuration.store?.limits == StoreLimits(bodyByteLimit: 1_048_576))
+    }
+
+    @Test("apply sets scope and capture limits and builds the handlers in the canonical order")
+    func appliesInCanonicalOrder() throws {
+        let folder = try copyOfExamples()
+        let configuration = try NetTapConfiguration.load(contentsOf: folder.url.appendingPathComponent("nettap.json"))
+        let interceptor = Interceptor()
+        let applied = try configuration.apply(to: interceptor)
+        #expect(interceptor.handlers.map(\.name) == NetTapConfiguration.handlerOrder)
+        #expect(
+            NetTapConfiguration.handlerOrder == ["audit", "shaping", "integrity", "mock", "files", "cassette", "cache"]
+        )
+        #expect(interceptor.scope == configuration.scope)
+        #expect(interceptor.captureLog.capacity == 2000)
+        #expect(interceptor.bodyByteLimit == 2 * 1_048_576)
+        #expect(applied.store?.url == configuration.store?.url)
+        #expect(applied.storeObserver != nil)
+        #expect(applied.sharedSessionInstallation == nil)
+        let shaping = try #require(interceptor.handlers.compactMap { $0 as? ShapingHandler }.first)
+        #expect(shaping.shaper === applied.shaper)
+        let mock = try #require(interceptor.handlers.compactMap { $0 as? MockHandler }.first)
+        #expect(mock.mocks === applied.mocks)
+        #expect(mock.redactor == configuration.redactor)
+        #expect(applied.mocks?.activeScenario == "happy path")
+    }
+
+    @Test("a configured interceptor answers from the mocks, switches scenarios at runtime and stores what it saw")
+    func runsRequestsThroughTheConfiguration() async throws {
+        let folder = try copyOfExamples()
+        let configuration = try NetTapConfiguration.load(contentsOf: folder.url.appendingPathComponent("nettap.json"))
+        let interceptor = Interceptor()
+        let transport = FakeTransport(statusCode: 599)
+        interceptor.transport = transport
+        let applied = try configuration.apply(to: interceptor)
+        let session = interceptor.makeSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+
+        let cart = try await send("https://api.example.com/v1/cart", through: session)
+        #expect(cart.status == 200)
+        let expected = try Data(contentsOf: folder.url.appendingPathComponent("fixtures/cart.json"))
+        #expect(cart.body == expected)
+
+        try applied.mocks?.activate(scenario: "server down")
+        let down = try await send("https://api.example.com/v1/cart", through: session)
+        #expect(down.error == .notConnectedToInternet)
+
+        let help = try await send("http://localhost:1000/help/index.html", through: session)
+        #expect(help.status == 200)
+        #expect(help.body == (try Data(contentsOf: folder.url.appendingPathComponent("web/index.html"))))
+        #expect(transport.requests.isEmpty)
+
+        try await applied.flush()
+        let store = try #require(applied.store)
+        let stored = try await store.transactions()
+        #expect(stored.count == 3)
+        #expect(Set(stored.map(\.answeredBy)) == ["mock", "files"])
+    }
+
+    @Test("an empty configuration leaves scope and capture as they are and empties the handlers")
+    func emptyConfiguration() throws {
+        let interceptor = Interceptor(captureCapacity: 7)
+        interceptor.handlers = [ShapingHandler(shaper: NetworkShaper())]
+        let scope = try HostScope.parsing(denyHosts: ["a.example"])
+        interceptor.scope = scope
+        let applied = try NetTapConfiguration().apply(to: interceptor)
+        #expect(interceptor.handlers.isEmpty)
+        #expect(applied.handlers.isEmpty)
+        #expect(interceptor.scope == scope)
+        #expect(interceptor.captureLog.capacity == 7)
+        #expect(applied.store == nil && applied.mocks == nil && applied.shaper == nil)
+    }
+
+    @Test("the redaction section becomes the interceptor's redactor: off is off, additions redact")
+    func redactionApplies() throws {
+        let interceptor = Interceptor()
+        let off = try NetTapConfiguration(
+            configuration: ConfigNode(parsing: Data(#"{"redaction": {"enabled": false}}"#.utf8), source: "n.json"),
+            baseDirectory: nil
+        )
+        try off.apply(to: interceptor)
+        #expect(!interceptor.redactor.isEnabled)
+        try NetTapConfiguration().apply(to: interceptor)
+        #expect(!interceptor.redactor.isEnabled, "a file without the section leaves the redactor as it was")
+    }
+
+    @Test("a store that cannot be opened fails apply at $.store.path and changes nothing")
+    func storeThatCannotOpen() throws {
+        let folder = try TemporaryFolder(prefix: "nettap-config")
+        try folder.write("not a database, but long enough to have a header of sorts..........", to: "data/store.db")
+        let file = try folder.write(#"{"store": {"path": "data/store.db"}, "capture": {"capacity": 3}}"#, to: "c.json")
+        let configuration = try NetTapConfiguration.load(contentsOf: file)
+        let interceptor = Interceptor(captureCapacity: 9)
+        let error = try #require(throws: ConfigurationError.self) { try configuration.apply(to: interceptor) }
+        #expect(error.path == "$.store.path")
+        #expect(error.source == "c.json")
+        #expect(interceptor.captureLog.capacity == 9)
+    }
+
+    @Test("a bundle without nettap.json gives no configuration")
+    func bundleWithoutConfiguration() throws {
+        let folder = try TemporaryFolder(prefix: "nettap-bundle")
+        let bundle = try #require(Bundle(path: folder.url.path))
+        #expect(try NetTapConfiguration.load(from: bundle) == nil)
+    }
+}
