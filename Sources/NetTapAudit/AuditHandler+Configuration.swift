@@ -84,18 +84,7 @@ extension AuditHandler {
     /// - Returns: Bytes, rounded to the nearest byte; `nil` when the text is not a non-negative number followed by
     ///   a known unit.
     public static func byteCount(parsing text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let unitStart = trimmed.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ".")) } ?? trimmed.endIndex
-        guard let number = Double(trimmed[..<unitStart]), number >= 0, number.isFinite else { return nil }
-        let unit = trimmed[unitStart...].trimmingCharacters(in: .whitespaces).lowercased()
-        let factors: [String: Double] = [
-            "": 1, "b": 1, "byte": 1, "bytes": 1, "kb": 1_000, "mb": 1_000_000, "gb": 1_000_000_000, "kib": 1_024,
-            "mib": 1_048_576, "gib": 1_073_741_824,
-        ]
-        guard let factor = factors[unit] else { return nil }
-        let bytes = (number * factor).rounded()
-        guard bytes < Double(Int.max) else { return nil }
-        return Int(bytes)
+        ConfigNode.bytes(parsing: text)
     }
 
     /// Reads a byte count member: a whole number of bytes (≥ 0) or a string with a unit.

@@ -145,17 +145,7 @@ extension OfflineCache {
     /// - Returns: Bytes, rounded to the nearest byte; `nil` when the text is not a positive number with a known
     ///   unit or the result is below 1 byte or too large.
     public static func byteCount(parsing text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let unitStart = trimmed.firstIndex { !($0.isNumber || $0 == ".") } ?? trimmed.endIndex
-        guard let number = Double(trimmed[..<unitStart]), number > 0, number.isFinite else { return nil }
-        let unit = trimmed[unitStart...].trimmingCharacters(in: .whitespaces).lowercased()
-        let factors: [String: Double] = [
-            "": 1, "b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "kib": 1024, "mib": 1_048_576,
-            "gib": 1_073_741_824,
-        ]
-        guard let factor = factors[unit] else { return nil }
-        let bytes = (number * factor).rounded()
-        guard bytes >= 1, bytes < Double(Int.max) else { return nil }
-        return Int(bytes)
+        guard let bytes = ConfigNode.bytes(parsing: text), bytes >= 1 else { return nil }
+        return bytes
     }
 }

@@ -44,8 +44,12 @@ extension ConfigNode {
         try present(key)?.byteCountValue(minimum: minimum)
     }
 
-    /// Bytes of a size text, or `nil` when it is not a non-negative number with a known unit.
-    static func bytes(parsing text: String) -> Int? {
+    /// Bytes of a size text, or `nil` when it is not a non-negative number with a known unit: the one size parser
+    /// every configuration section uses (see ``byteCountValue(minimum:)`` for the units).
+    ///
+    /// - Parameter text: The size, for example `64 MiB`, `1.5MB` or `4096`.
+    /// - Returns: Bytes, rounded to the nearest byte; `nil` for an unknown unit, a negative number or an overflow.
+    public static func bytes(parsing text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let unitStart = trimmed.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ".")) } ?? trimmed.endIndex
         guard let number = Double(trimmed[..<unitStart]), number >= 0, number.isFinite else { return nil }
