@@ -597,7 +597,13 @@ struct LocalFilesLargeFileTests {
         }
     }
 
-    @Test("the body arrives byte for byte, chunk by chunk, while resident memory grows far less than the file")
+    @Test(
+        "the body arrives byte for byte, chunk by chunk, while resident memory grows far less than the file",
+        .enabled(
+            if: ProcessInfo.processInfo.environment["NETTAP_MEMORY_TESTS"] == "1",
+            "VmRSS is the whole process's: scripts/test runs this alone (NETTAP_MEMORY_TESTS=1) after the suite"
+        )
+    )
     func largeFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-large-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -623,8 +629,7 @@ struct LocalFilesLargeFileTests {
         #expect(comparer.firstMismatch == nil, "first differing byte at \(comparer.firstMismatch ?? -1)")
         let growth = max(after, comparer.peakResident) - before
         #expect(before > 0, "VmRSS is readable")
-        // VmRSS is the whole test process's: suites running at the same time (a 10,000-row HTML report, say)
-        // add tens of MiB. A body read whole would add at least its 100 MiB, so 80 MiB still tells them apart.
-        #expect(growth < 80 * 1_048_576, "resident memory grew by \(growth / 1_048_576) MiB for a 100 MiB body")
+        // Run alone (see the trait): no other suite's memory is in the figure.
+        #expect(growth < 40 * 1_048_576, "resident memory grew by \(growth / 1_048_576) MiB for a 100 MiB body")
     }
 }
