@@ -24,7 +24,9 @@ struct ScratchDirectory {
     }
 
     /// The file names without `index.json`: entry files and leftovers.
-    var entryFileNames: [String] { fileNames.filter { $0 != "index.json" } }
+    /// The files of cache entries: everything but the index (and the index's own atomic write in progress, as
+    /// the index is written in the background).
+    var entryFileNames: [String] { fileNames.filter { $0 != "index.json" && $0 != "index.json.partial" } }
 
     func remove() {
         try? FileManager.default.removeItem(at: url)
