@@ -23,9 +23,9 @@ struct ScratchDirectory {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }
 
-    /// The file names without `index.json`: entry files and leftovers.
-    /// The files of cache entries: everything but the index (and the index's own atomic write in progress, as
-    /// the index is written in the background).
+    /// The file names without the index: entry files and leftovers.
+    ///
+    /// `index.json.partial` is left out too: the index is written in the background, atomically through it.
     var entryFileNames: [String] { fileNames.filter { $0 != "index.json" && $0 != "index.json.partial" } }
 
     func remove() {
