@@ -67,12 +67,8 @@ final class StoreEngine {
                 Self.makePrivate(path + "-wal")
                 Self.makePrivate(path + "-shm")
             }
-        } catch let error as SQLiteError {
-            throw StoreError.sqlite(error, file: path)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError(code: .cannotOpen, file: path, message: "\(error)")
+            throw StoreError.wrapping(error, file: path, code: .cannotOpen)
         }
     }
 
@@ -111,12 +107,8 @@ final class StoreEngine {
                 try deleteUnreferencedBodies(replacedHashes)
             }
             try enforceLimits()
-        } catch let error as SQLiteError {
-            throw StoreError.sqlite(error, file: file)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError(code: .sqlite, file: file, message: "\(error)")
+            throw StoreError.wrapping(error, file: file, code: .sqlite)
         }
     }
 
@@ -363,12 +355,8 @@ final class StoreEngine {
     private func reading<Result>(_ body: () throws -> Result) throws(StoreError) -> Result {
         do {
             return try body()
-        } catch let error as SQLiteError {
-            throw StoreError.sqlite(error, file: file)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError(code: .sqlite, file: file, message: "\(error)")
+            throw StoreError.wrapping(error, file: file, code: .sqlite)
         }
     }
 

@@ -100,12 +100,8 @@ extension StoreEngine {
     func enforceLimitsMapped() throws(StoreError) {
         do {
             try enforceLimits()
-        } catch let error as SQLiteError {
-            throw StoreError.sqlite(error, file: file)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError(code: .sqlite, file: file, message: "\(error)")
+            throw StoreError.wrapping(error, file: file, code: .sqlite)
         }
     }
 }
