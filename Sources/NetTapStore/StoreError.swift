@@ -67,15 +67,16 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         ([file, input].compactMap { $0 } + [message]).joined(separator: ": ")
     }
 
-    /// Maps an SQLite failure on `file` to a store error.
-    /// Any error of the store's work as a ``StoreError``: SQLite's mapped by ``sqlite(_:file:)``, a `StoreError`
-    /// as it is, anything else with `code`.
+    /// Any error of the store's work as a ``StoreError``.
+    ///
+    /// SQLite's are mapped by ``sqlite(_:file:)``, a `StoreError` stays as it is, anything else gets `code`.
     static func wrapping(_ error: any Error, file: String, code: Code) -> StoreError {
         if let error = error as? SQLiteError { return sqlite(error, file: file) }
         if let error = error as? StoreError { return error }
         return StoreError(code: code, file: file, message: "\(error)")
     }
 
+    /// Maps an SQLite failure on `file` to a store error.
     static func sqlite(_ error: SQLiteError, file: String) -> StoreError {
         switch error.primaryCode {
         case 26:  // SQLITE_NOTADB
