@@ -148,7 +148,9 @@ struct ReportPayload: Encodable {
             findings: transaction.findings.map {
                 FindingItem(severity: $0.severity.rawValue, rule: $0.rule, location: $0.location, message: $0.message)
             },
-            curl: CURLCommand.make(for: transaction.request)
+            // The transaction is already redacted as the report says (or deliberately not): redacting the
+            // command again would only cost time.
+            curl: CURLCommand.make(for: transaction.request, redactor: .disabled)
         )
     }
 

@@ -59,7 +59,8 @@ extension Redactor {
     /// characters percent-encoded (either hex case), a space as `+`, `/` escaped as `\/`.
     /// - Returns: The new bytes, or `nil` when no copy was found.
     static func removingEchoes(of secrets: Set<String>, from body: Data) -> Data? {
-        guard !secrets.isEmpty, !body.isEmpty, let forms = EchoPattern(secrets) else { return nil }
+        guard !secrets.isEmpty, !body.isEmpty, let forms = EchoPattern(secrets), forms.mayContainCopy(json: body)
+        else { return nil }
         if let value = try? JSONValue(data: body) {
             let swept = sweep(value, forms: forms, secrets: secrets)
             guard swept != value else { return nil }
@@ -104,7 +105,7 @@ extension Redactor {
     private static func tokens(of text: String) -> [String] {
         text.split { $0.isWhitespace || ";,=&?:".contains($0) }.map { token in
             let raw = String(token)
-            return raw.removingPercentEncoding ?? raw
+            return raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
         }
     }
 

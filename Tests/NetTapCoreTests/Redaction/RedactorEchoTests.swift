@@ -109,4 +109,41 @@ struct RedactorEchoTests {
         #expect(alone == inside)
         #expect(alone.headers["X-Trace"] == "user ada token [redacted]")
     }
+
+    @Test(
+        "an echo is found whether or not its text holds an escape character (the literal-only fast path)",
+        arguments: [
+            // JSON escapes: a \u escape for one letter, an escaped slash, a plain copy with no escape at all.
+            (#"{"echo":"SUPER\u0053ECRETTOKEN"}"#, "application/json"),
+            (#"{"echo":"correct horse\/v1"}"#, "application/json"),
+            (#"{"echo":"SUPERSECRETTOKEN"}"#, "application/json"),
+            // Text: a plain copy, and one inside a longer word.
+            ("SUPERSECRETTOKEN", "text/plain"),
+            ("xxSUPERSECRETTOKENxx", "text/plain"),
+        ]
+    )
+    func fastPath(body: String, contentType: String) throws {
+        var transaction = try Self.transaction()
+        transaction.response?.headers = ["Content-Type": contentType]
+        transaction.response?.body = CapturedBody(data: Data(body.utf8))
+        let redacted = Redactor.default.redact(transaction: transaction).value
+        let data = try #require(redacted.response?.body?.data)
+        let text =
+            contentType == "application/json"
+            ? try #require(try JSONValue(data: data)["echo"]?.stringValue)
+            : String(decoding: data, as: UTF8.self)
+        #expect(!text.contains("SUPERSECRETTOKEN") && !text.contains("correct horse"), "\(body) → \(text)")
+        #expect(text.contains("[redacted]"), "\(body) → \(text)")
+    }
+
+    @Test("text without any copy and without escape characters is returned unchanged, byte for byte")
+    func noCopyUnchanged() throws {
+        var transaction = try Self.transaction()
+        transaction.response?.headers = ["Content-Type": "application/json"]
+        let body = Data(#"{"echo":"SUPERSECRETTOKE","other":"COOKIESECRE"}"#.utf8)
+        transaction.response?.body = CapturedBody(data: body)
+        let redacted = Redactor.default.redact(transaction: transaction)
+        #expect(redacted.value.response?.body?.data == body)
+        #expect(!redacted.locations.map(\.description).contains("response echo body"))
+    }
 }
