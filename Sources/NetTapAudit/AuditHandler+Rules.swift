@@ -168,7 +168,7 @@ extension AuditHandler {
                     .tokenPattern,
                     isQuery ? .high : .medium,
                     at: value.location,
-                    "a \(pattern.title) is sent \(whereText) to \(list.host)",
+                    "\(pattern.titleWithArticle) is sent \(whereText) to \(list.host)",
                     ["kind": pattern.kind]
                 )
             }
@@ -274,7 +274,7 @@ extension AuditHandler {
                     .tokenPattern,
                     severity,
                     at: value.location,
-                    "the response from \(list.host) contains a \(pattern.title)"
+                    "the response from \(list.host) contains \(pattern.titleWithArticle)"
                         + (isPlaintext ? ", sent over plaintext http" : ""),
                     ["kind": pattern.kind]
                 )

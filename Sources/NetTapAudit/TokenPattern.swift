@@ -11,13 +11,16 @@ struct TokenPattern: Sendable {
     let kind: String
     /// The name a person reads, such as `JSON Web Token`.
     let title: String
+    /// The title with its indefinite article, as messages use it: `a JSON Web Token`, `an AWS access key ID`.
+    let titleWithArticle: String
     /// A literal every match contains, checked before running the expression.
     let marker: String
     let expression: NSRegularExpression?
 
-    init(kind: String, title: String, marker: String, pattern: String) {
+    init(kind: String, title: String, article: String = "a", marker: String, pattern: String) {
         self.kind = kind
         self.title = title
+        self.titleWithArticle = article + " " + title
         self.marker = marker
         self.expression = try? NSRegularExpression(pattern: pattern)
     }
@@ -56,6 +59,7 @@ struct TokenPattern: Sendable {
     static let awsAccessKeyID = TokenPattern(
         kind: "aws-access-key-id",
         title: "AWS access key ID",
+        article: "an",
         marker: "A",
         pattern: #"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"#
     )

@@ -45,6 +45,18 @@ public struct DemoCommand: Command {
                 help:
                     "Where to write a copy of the demo's mocks file; nettap-demo-mocks.json beside the HAR by default."
             ),
+            OptionSpec(
+                names: ["--store"],
+                valueName: "OUT",
+                help:
+                    "Where to write the SQLite store of every demo request (an earlier demo store there is "
+                    + "replaced); nettap-demo.sqlite beside the HAR by default."
+            ),
+            OptionSpec(
+                names: ["--html"],
+                valueName: "OUT",
+                help: "Where to write the HTML report of the store; nettap-demo.html beside the HAR by default."
+            ),
         ],
         discussion: """
             Every request to https://api.nettap.example is answered by NetTap's HAR responder from the bundled
@@ -65,6 +77,13 @@ public struct DemoCommand: Command {
               LocalFilesHandler (index.html for directories, a redirect for /docs, a 404), and their CDN
               widget, tampered on the way by a stub, replaced by its bundled copy by an IntegrityHandler that
               checks the SHA-256 in the file name; the finding is printed.
+            - Findings: an AuditHandler in front of stubs sees a login over plain http that sets a cookie, a
+              password in a query, an e-mail address sent to a tracker, an AWS key id in a query and a 600 KiB
+              banner image; each finding is printed with its severity and place, and the capture shows the
+              secrets redacted.
+
+            Every request of every pass is also kept in a TransactionStore (SQLite) at --store, read back at
+            the end and rendered to a self-contained HTML report at --html; both paths are printed.
 
             --config FILE applies the file's scope, capture limits and store to the demo's interceptor (with a
             store section, every demo request is stored for 'nettap query'); each pass sets its own handlers,
@@ -72,7 +91,8 @@ public struct DemoCommand: Command {
 
             Exit codes: 0 success, 1 an upstream request failed, a replay differed from its recording, the
             shaped download's bytes differed, a local file or the widget's fallback did not arrive byte for
-            byte, or a file could not be written, 2 usage error.
+            byte, a findings request did not trip its rule, a file at --store is not a NetTap store, or a file
+            could not be written, 2 usage error.
             """
     )
 
@@ -150,6 +170,10 @@ public struct DemoCommand: Command {
     public var cassettePath: String
     /// Where to write the copy of the mocks file, as typed.
     public var mocksPath: String
+    /// Where to write the SQLite store of every demo request, as typed.
+    public var storePath: String
+    /// Where to write the HTML report of the store, as typed.
+    public var reportPath: String
 
     /// Creates the command from parsed arguments.
     ///
@@ -173,6 +197,8 @@ public struct DemoCommand: Command {
         harPath = arguments.value("--har") ?? "nettap-demo.har"
         cassettePath = arguments.value("--cassette") ?? Self.sibling(of: harPath, named: "nettap-demo-cassette.har")
         mocksPath = arguments.value("--mocks") ?? Self.sibling(of: harPath, named: "nettap-demo-mocks.json")
+        storePath = arguments.value("--store") ?? Self.sibling(of: harPath, named: "nettap-demo.sqlite")
+        reportPath = arguments.value("--html") ?? Self.sibling(of: harPath, named: "nettap-demo.html")
     }
 
     /// A file named `name` in the folder of `path`, as the user would type it.
@@ -182,14 +208,17 @@ public struct DemoCommand: Command {
     }
 
     /// Runs the demo: installs the HAR responder, sends every step, prints the table and writes the HAR; then
-    /// the scenario switch, the record / replay pass and the shaping pass, each with its table; then where each
-    /// file went.
+    /// the scenario switch, the record / replay, shaping, local files and findings passes, each with its table;
+    /// then writes the store and its HTML report, and prints where each file went.
     ///
-    /// The interceptor's handlers are replaced for the run and restored afterwards.
+    /// The interceptor's handlers are replaced for the run and restored afterwards; the store observes its
+    /// capture log for the run only.
     /// - Parameter environment: Outputs, interceptor and working directory.
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) when a bundled resource cannot be read, an upstream request fails, a
-    ///   replay differs from its recording, the shaped download's bytes differ, or a file cannot be written.
+    ///   replay differs from its recording, the shaped download's bytes differ, a local file or the fallback is
+    ///   wrong, a findings request trips no rule, the store path holds another file, or a file cannot be
+    ///   written.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let document = try Self.loadBundledCapture()
         let mocks = try Self.loadBundledMocks()
@@ -197,6 +226,9 @@ public struct DemoCommand: Command {
         let previousHandlers = interceptor.handlers
         interceptor.handlers = [HARResponder(document: document, name: Self.responderName)]
         defer { interceptor.handlers = previousHandlers }
+        let store = try Self.openFreshStore(at: environment.fileURL(storePath), typedAs: storePath)
+        let storeObserver = interceptor.captureLog.addObserver(store)
+        defer { interceptor.captureLog.removeObserver(storeObserver) }
 
         environment.standardOutput.write(
             "NetTap demo: real URLSession requests to \(Self.baseURL), answered by NetTap from the bundled "
@@ -295,6 +327,20 @@ public struct DemoCommand: Command {
         output.write(Self.localFilesTable(localFiles))
         output.write(Self.integrityLines(localFiles))
 
+        output.write(
+            "\nFindings: \(Self.findingSteps.count) requests through an AuditHandler (first party: "
+                + "\(Self.firstPartyHosts.joined(separator: ", "))) in front of\nMockHandler stubs; the audit only "
+                + "looks, the app receives every byte unchanged.\n\n"
+        )
+        let findings = await Self.runFindings(through: interceptor)
+        output.write(Self.findingsReport(findings))
+        interceptor.captureLog.removeObserver(storeObserver)
+        let stored = try await Self.finishStore(
+            store,
+            reportURL: environment.fileURL(reportPath),
+            typedAs: reportPath
+        )
+
         let mocksURL = environment.fileURL(mocksPath)
         do {
             try mocks.data.write(to: mocksURL, options: .atomic)
@@ -313,6 +359,7 @@ public struct DemoCommand: Command {
             "Mocks: wrote the \(mocks.configuration.scenarios.count) scenarios above to \(mocksPath) "
                 + "(see them with: nettap mock list \(mocksPath))\n"
         )
+        output.write(Self.storeLines(stored, storePath: storePath, reportPath: reportPath))
 
         if let failed = rows.first(where: { $0.error != nil }), let error = failed.error {
             throw CLIError.failure(
@@ -340,6 +387,13 @@ public struct DemoCommand: Command {
                 command: "demo",
                 input: Self.webPrefix,
                 message: "a local file or the widget's fallback did not arrive byte for byte"
+            )
+        }
+        if let index = findings.firstMissingRule {
+            throw CLIError.failure(
+                command: "demo",
+                input: findings.rows[index].url,
+                message: "the audit did not report \(Self.findingSteps[index].expectedRule.id)"
             )
         }
         if cassette.unrecorded.error == nil {
@@ -371,13 +425,22 @@ public struct DemoCommand: Command {
     ///
     /// - Parameters:
     ///   - step: The request to send.
+    ///   - headers: Request header fields set after `Accept: application/json` (which they may replace); none by
+    ///     default.
     ///   - interceptor: The interceptor to send through.
     /// - Returns: The table row.
-    public static func send(_ step: Step, through interceptor: Interceptor) async -> Row {
+    public static func send(
+        _ step: Step,
+        headers: [String: String] = [:],
+        through interceptor: Interceptor
+    ) async -> Row {
         let url = URL(string: step.url) ?? URL(fileURLWithPath: "/")
         var request = URLRequest(url: url)
         request.httpMethod = step.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         if let body = step.body {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -385,8 +448,10 @@ public struct DemoCommand: Command {
         let known = Set(interceptor.captureLog.transactions.map(\.id))
         let outcome = await step.caller.send(request, through: interceptor)
         // The capture is complete before the caller hears of the end, so it is already in the log.
+        // The capture holds the URL as the interceptor's redactor left it (a password in the query redacted).
+        let capturedURL = interceptor.redactor.redact(url: url).value
         let transaction = interceptor.captureLog.transactions.last { transaction in
-            !known.contains(transaction.id) && transaction.request.url == url
+            !known.contains(transaction.id) && transaction.request.url == capturedURL
                 && transaction.request.method == step.method
         }
         return Row(

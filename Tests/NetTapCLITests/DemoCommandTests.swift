@@ -3,6 +3,7 @@ import NetTapCLI
 import NetTapCore
 import NetTapHAR
 import NetTapMocking
+import NetTapStore
 import NetTapTestSupport
 import Testing
 
@@ -72,8 +73,8 @@ struct DemoCommandTests {
         #expect(transactions.first { $0.request.url.path == "/v1/me" }?.redirects.map(\.statusCode) == [301])
         #expect(interceptor.handlers.isEmpty, "the demo restores the interceptor's handlers")
         // 10 for the first table, 3 scenarios, 4 recorded, 4 replayed, 1 not in the cassette, 2 shaping,
-        // 6 local files (the /docs redirect is one transaction).
-        #expect(interceptor.captureLog.transactions.count == 30)
+        // 6 local files (the /docs redirect is one transaction), 5 findings.
+        #expect(interceptor.captureLog.transactions.count == 35)
     }
 
     @Test("the scenario switch answers the same request from three scenarios switched at runtime")
@@ -229,6 +230,125 @@ struct DemoCommandTests {
         #expect(run.standardOutput.contains("so NetTap served the bundled good copy (531 bytes, same as bundled: yes)"))
     }
 
+    @Test("the findings pass trips each rule once on its request, the app gets every byte, the capture is redacted")
+    func findings() async throws {
+        let interceptor = Interceptor()
+        let result = await DemoCommand.runFindings(through: interceptor)
+        #expect(result.firstMissingRule == nil)
+        #expect(result.rows.map(\.statusCode) == [200, 200, 200, 200, 200])
+        #expect(result.rows.map(\.answeredBy) == ["mock", "mock", "mock", "mock", "mock"])
+        let rules = result.rows.map { Set(($0.transaction?.findings ?? []).map(\.rule)) }
+        #expect(rules[0] == ["plaintext.credentials", "cookie.insecure"])
+        #expect(rules[1] == ["query.password"])
+        #expect(rules[2] == ["pii.email"])
+        #expect(rules[3] == ["token.pattern"])
+        #expect(rules[4] == ["image.oversized"])
+        // The audit only looks: the banner arrives whole and byte for byte.
+        #expect(result.rows[4].data == DemoCommand.bannerImage)
+        #expect(result.rows[4].data.count == 614_400)
+        #expect(result.rows[4].transaction?.findings.first?.details["width"] == "2400")
+        // The capture keeps no password; findings name places, never values.
+        let login = try #require(result.rows[0].transaction)
+        #expect(
+            login.request.body.map { String(decoding: $0.data, as: UTF8.self) }
+                == #"{"password":"[redacted]","user":"ada"}"#
+        )
+        #expect(result.rows[1].transaction?.request.url.query == "q=pencils&password=%5Bredacted%5D")
+        let encoded = String(decoding: try JSONEncoder().encode(result.rows.compactMap(\.transaction)), as: UTF8.self)
+        for secret in ["correct horse", "hunter22", "4f2c9e1ab77d0c3e"] {
+            #expect(!encoded.contains(secret), "\(secret) is in the capture")
+        }
+
+        let run = await runCLI(["demo"], workingDirectory: try makeTemporaryDirectory())
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex { $0.hasPrefix("URL ") && $0.hasSuffix("FINDINGS") })
+        #expect(lines[(header + 1)...].prefix { !$0.isEmpty }.count == 5)
+        #expect(
+            lines.contains {
+                $0.hasPrefix("  [medium] image.oversized at response body of GET api.nettap.example: ")
+                    && $0.contains("614400 bytes (2400×1600 px)")
+            }
+        )
+        #expect(
+            lines.contains { $0.hasPrefix("  [high] token.pattern at query key of GET api.nettap.example: an AWS") }
+        )
+    }
+
+    @Test("every demo request lands in nettap-demo.sqlite, and nettap-demo.html is the report of that store")
+    func storeAndReport() async throws {
+        let directory = try makeTemporaryDirectory()
+        let interceptor = Interceptor()
+        let run = await runCLI(["demo"], interceptor: interceptor, workingDirectory: directory)
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        let storeURL = directory.appendingPathComponent("nettap-demo.sqlite")
+        let reportURL = directory.appendingPathComponent("nettap-demo.html")
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        let storeLine = try #require(lines.firstIndex { $0.hasPrefix("Store: ") })
+        #expect(lines[storeLine] == "Store: wrote 35 transactions (6 with findings) to nettap-demo.sqlite")
+        #expect(lines[storeLine + 1] == "  " + storeURL.standardizedFileURL.path)
+        #expect(lines[storeLine + 3].hasPrefix("HTML report of the store: nettap-demo.html "))
+        #expect(lines[storeLine + 4] == "  " + reportURL.standardizedFileURL.path)
+
+        let store = try TransactionStore(url: storeURL, mode: .readOnly)
+        let stored = try await store.transactions(includingBodies: true)
+        #expect(Set(stored.map(\.id)) == Set(interceptor.captureLog.transactions.map(\.id)))
+        #expect(try await store.count(matching: StoreQuery(hasFinding: true)) == 6)
+        #expect(Set(stored.map(\.answeredBy)) == ["demo.har", "mock", "cassette", "files", "integrity"])
+        #expect(try await store.integrityCheck() == ["ok"])
+
+        let html = try String(contentsOf: reportURL, encoding: .utf8)
+        #expect(html.contains(#"data-redacted="true""#))
+        for secret in ["correct horse", "hunter22", "4f2c9e1ab77d0c3e"] {
+            #expect(!html.contains(secret), "\(secret) is in the report")
+        }
+        if !Chromium.isSkipped {
+            let browser = try Chromium.load(reportURL)
+            let dom = DumpedDOM(html: browser.standardOutput)
+            let root = try #require(dom.rootTag, "no DOM: \(browser.standardError.suffix(2000))")
+            #expect(DumpedDOM.attribute("data-ready", in: root) == "true")
+            #expect(DumpedDOM.attribute("data-errors", in: root) == "0")
+            let count = try #require(dom.tag(id: "tx-count"))
+            #expect(DumpedDOM.attribute("data-total", in: count) == "35")
+        }
+
+        // A second run replaces the store instead of adding to it.
+        let again = await runCLI(["demo"], workingDirectory: directory)
+        #expect(again.exitCode == .success)
+        let replaced = try TransactionStore(url: storeURL, mode: .readOnly)
+        #expect(try await replaced.count() == 35)
+    }
+
+    @Test("--store and --html choose the files; a file at --store that is not a NetTap store is left alone")
+    func storePaths() async throws {
+        let directory = try makeTemporaryDirectory()
+        let missing = await runCLI(["demo", "--store", "out/tour.sqlite"], workingDirectory: directory)
+        #expect(missing.exitCode == .failure)
+        #expect(
+            missing.standardError.hasPrefix(#"nettap: demo: --store "out/tour.sqlite": cannot write: no such folder"#),
+            "\(missing.standardError)"
+        )
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("out"),
+            withIntermediateDirectories: true
+        )
+        let run = await runCLI(
+            ["demo", "--store", "out/tour.sqlite", "--html", "out/tour.html"],
+            workingDirectory: directory
+        )
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Store: wrote 35 transactions (6 with findings) to out/tour.sqlite\n"))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/tour.html").path))
+
+        let notes = directory.appendingPathComponent("notes.sqlite")
+        try Data("my notes, not a database".utf8).write(to: notes)
+        let refused = await runCLI(["demo", "--store", "notes.sqlite"], workingDirectory: directory)
+        #expect(refused.exitCode == .failure)
+        #expect(refused.standardError.hasPrefix(#"nettap: demo: --store "notes.sqlite": "#), "\(refused.standardError)")
+        #expect(refused.standardError.contains("choose another path with --store"))
+        #expect(try Data(contentsOf: notes) == Data("my notes, not a database".utf8))
+    }
+
     @Test("the README's demo output sample is what the demo prints, timings aside")
     func readmeSample() async throws {
         let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -246,9 +366,11 @@ struct DemoCommandTests {
         )
     }
 
-    /// The text with every milliseconds figure (`12.3`) replaced and runs of spaces made one.
+    /// The text with every milliseconds figure (`12.3`) and every absolute path on a line of its own replaced,
+    /// and runs of spaces made one.
     private static func withoutTimings(_ text: String) -> String {
         text.replacingOccurrences(of: #"\b[0-9]+\.[0-9]\b"#, with: "MS", options: .regularExpression)
+            .replacingOccurrences(of: #"(?m)^  /.*$"#, with: "  PATH", options: .regularExpression)
             .replacingOccurrences(of: " +", with: " ", options: .regularExpression)
     }
 

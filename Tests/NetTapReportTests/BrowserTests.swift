@@ -2,6 +2,7 @@ import Foundation
 import NetTapCore
 import NetTapHAR
 import NetTapReport
+import NetTapTestSupport
 import Testing
 
 /// Reports opened in headless Chromium: the DOM after the scripts ran, the fragment's filter, the detail pane,

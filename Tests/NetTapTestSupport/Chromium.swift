@@ -1,9 +1,9 @@
 import Foundation
 
 /// Headless Chromium (Debian's `chromium` package, which `scripts/test` installs) run on a report file.
-enum Chromium {
+public enum Chromium {
     /// The browser: `$NETTAP_CHROMIUM`, else `chromium`, `chromium-browser` or `google-chrome` on the `PATH`.
-    static var executable: URL? {
+    public static var executable: URL? {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["NETTAP_CHROMIUM"] { return URL(fileURLWithPath: path) }
         let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
@@ -17,17 +17,20 @@ enum Chromium {
     }
 
     /// Whether the browser tests were switched off explicitly.
-    static var isSkipped: Bool { ProcessInfo.processInfo.environment["NETTAP_SKIP_BROWSER"] == "1" }
+    public static var isSkipped: Bool { ProcessInfo.processInfo.environment["NETTAP_SKIP_BROWSER"] == "1" }
 
-    static let missingMessage =
+    public static let missingMessage =
         "chromium not found: the browser tests need Debian's chromium package, which scripts/test installs "
         + "(step 0: apt-get install chromium); set NETTAP_SKIP_BROWSER=1 to skip them explicitly"
 
     /// What one browser run gave.
-    struct Run {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
+    public struct Run {
+        /// The browser's exit status.
+        public var status: Int32
+        /// What the browser printed: the DOM after scripts ran (`--dump-dom`).
+        public var standardOutput: String
+        /// The browser's log, console messages included.
+        public var standardError: String
     }
 
     /// Loads `file` with the fragment and returns the DOM after the page's scripts ran.
@@ -38,7 +41,7 @@ enum Chromium {
     ///   - screenshot: Where to save a 1280×2000 PNG instead of dumping the DOM.
     /// - Returns: The exit status, the dumped DOM (standard output) and the log (standard error).
     /// - Throws: ``ChromiumMissing`` without a browser, or what `Process.run()` throws.
-    static func load(_ file: URL, fragment: String = "", screenshot: URL? = nil) throws -> Run {
+    public static func load(_ file: URL, fragment: String = "", screenshot: URL? = nil) throws -> Run {
         let executable = try requireExecutableURL()
         let profile = FileManager.default.temporaryDirectory
             .appendingPathComponent("nettap-chromium-\(UUID().uuidString)", isDirectory: true)
@@ -85,32 +88,43 @@ enum Chromium {
         return executable
     }
 
-    struct ChromiumMissing: Error, CustomStringConvertible {
-        var description: String { Chromium.missingMessage }
+    /// Thrown when no browser is installed.
+    public struct ChromiumMissing: Error, CustomStringConvertible {
+        /// Creates the error.
+        public init() {}
+
+        /// ``Chromium/missingMessage``.
+        public var description: String { Chromium.missingMessage }
     }
 }
 
 /// Reading a DOM that Chromium serialized (`--dump-dom`): its elements are well-formed and attributes quoted.
-struct DumpedDOM {
-    var html: String
+public struct DumpedDOM {
+    /// The serialized DOM.
+    public var html: String
+
+    /// Wraps a DOM that Chromium dumped.
+    public init(html: String) {
+        self.html = html
+    }
 
     /// The opening tag of the element with an `id`.
-    func tag(id: String) -> String? {
+    public func tag(id: String) -> String? {
         firstMatch(#"<[a-zA-Z0-9]+\b[^>]*\bid="\#(id)"[^>]*>"#)
     }
 
     /// An attribute of an opening tag.
-    static func attribute(_ name: String, in tag: String) -> String? {
+    public static func attribute(_ name: String, in tag: String) -> String? {
         guard let range = tag.range(of: #"\b\#(name)="([^"]*)""#, options: .regularExpression) else { return nil }
         let match = tag[range]
         return String(match.dropFirst(name.count + 2).dropLast())
     }
 
     /// The root element's opening tag.
-    var rootTag: String? { firstMatch(#"<html\b[^>]*>"#) }
+    public var rootTag: String? { firstMatch(#"<html\b[^>]*>"#) }
 
     /// The element text (tags removed) from an element with an `id` to its closing tag (`</tagName>`).
-    func text(id: String, closing tagName: String) -> String? {
+    public func text(id: String, closing tagName: String) -> String? {
         guard let open = html.range(of: #"<[a-zA-Z0-9]+\b[^>]*\bid="\#(id)"[^>]*>"#, options: .regularExpression),
             let close = html.range(of: "</\(tagName)>", range: open.upperBound..<html.endIndex)
         else { return nil }
@@ -119,10 +133,10 @@ struct DumpedDOM {
     }
 
     /// How often a text occurs.
-    func count(_ text: String) -> Int { html.components(separatedBy: text).count - 1 }
+    public func count(_ text: String) -> Int { html.components(separatedBy: text).count - 1 }
 
     /// The `data-id` values of the table rows in the DOM, in order.
-    var rowIDs: [String] {
+    public var rowIDs: [String] {
         var ids: [String] = []
         var rest = html[...]
         while let range = rest.range(of: #"<div class="tx-row[^"]*"[^>]*>"#, options: .regularExpression) {
