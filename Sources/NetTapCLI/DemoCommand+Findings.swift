@@ -141,7 +141,8 @@ extension DemoCommand {
     }
 
     /// The findings table (URL, status, bytes, rules found), then each finding with its severity, location and
-    /// explanation, then what the capture keeps of the secrets: the login body and the search URL as stored.
+    /// explanation, then what the capture keeps of the secrets: the login body, the search URL and the export URL
+    /// (whose AWS key id is redacted by its shape) as stored.
     ///
     /// - Parameter result: The pass's outcome.
     /// - Returns: Lines ending with a newline.
@@ -174,8 +175,10 @@ extension DemoCommand {
         {
             text += "\nThe capture keeps no secret (redaction is on by default): the login body reads \(body),\n"
         }
-        if result.rows.count > 1, let search = result.rows[1].transaction {
-            text += "the search URL \(search.request.url.absoluteString).\n"
+        if result.rows.count > 3, let search = result.rows[1].transaction, let export = result.rows[3].transaction {
+            text +=
+                "the search URL \(search.request.url.absoluteString) and, the key found by its shape,\n"
+                + "the export URL \(export.request.url.absoluteString).\n"
         }
         return text
     }

@@ -83,8 +83,8 @@ public struct HTMLReport: Sendable {
         self.generatedAt = generatedAt
     }
 
-    /// Whether ``redactor`` replaces anything (it has at least one rule).
-    public var isRedacting: Bool { !redactor.rules.isEmpty }
+    /// Whether ``redactor`` replaces anything (`Redactor.isEnabled`: it has a rule or redacts tokens).
+    public var isRedacting: Bool { redactor.isEnabled }
 
     /// Renders the page.
     ///

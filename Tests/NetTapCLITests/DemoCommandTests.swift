@@ -255,7 +255,8 @@ struct DemoCommandTests {
         )
         #expect(result.rows[1].transaction?.request.url.query == "q=pencils&password=%5Bredacted%5D")
         let encoded = String(decoding: try JSONEncoder().encode(result.rows.compactMap(\.transaction)), as: UTF8.self)
-        for secret in ["correct horse", "hunter22", "4f2c9e1ab77d0c3e"] {
+        #expect(result.rows[3].transaction?.request.url.query == "key=%5Bredacted%5D")
+        for secret in ["correct horse", "hunter22", "4f2c9e1ab77d0c3e", "AKIAIOSFODNN7EXAMPLE"] {
             #expect(!encoded.contains(secret), "\(secret) is in the capture")
         }
 
@@ -299,7 +300,7 @@ struct DemoCommandTests {
 
         let html = try String(contentsOf: reportURL, encoding: .utf8)
         #expect(html.contains(#"data-redacted="true""#))
-        for secret in ["correct horse", "hunter22", "4f2c9e1ab77d0c3e"] {
+        for secret in ["correct horse", "hunter22", "4f2c9e1ab77d0c3e", "AKIAIOSFODNN7EXAMPLE"] {
             #expect(!html.contains(secret), "\(secret) is in the report")
         }
         if !Chromium.isSkipped {

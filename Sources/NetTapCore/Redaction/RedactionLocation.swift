@@ -25,6 +25,10 @@ public struct RedactionLocation: Sendable, Hashable, Codable, CustomStringConver
         /// password) that appears again in a body or another header, for example echoed back by the server.
         /// The name says where: `body`, or the header field's name.
         case echo
+        /// A value shaped like a known token or key (a JSON Web Token, an AWS access key ID, a Google API key, a
+        /// Slack token, a private key block), whatever its name (``Redactor/redactsTokens``). The name says
+        /// where: `url`, `body`, or the header field's name.
+        case token
     }
 
     /// Which part of a transaction held the value.

@@ -2,7 +2,7 @@ import Foundation
 
 extension Redactor {
     /// The keys of a redaction configuration object.
-    public static let configurationKeys: Set<String> = ["enabled", "defaults", "add", "except"]
+    public static let configurationKeys: Set<String> = ["enabled", "defaults", "tokens", "add", "except"]
 
     /// Reads a redactor from configuration JSON, such as the `redaction` section of `nettap.json`.
     ///
@@ -11,6 +11,7 @@ extension Redactor {
     ///   "redaction": {
     ///     "enabled": true,
     ///     "defaults": true,
+    ///     "tokens": true,
     ///     "add": [{"header": "X-Session"}, {"field": "regex:^pin[0-9]*$"}, {"parameter": ["sig", "*_key"]}],
     ///     "except": [{"cookie": "theme"}]
     ///   }
@@ -20,6 +21,8 @@ extension Redactor {
     /// - `enabled` (default `true`): `false` gives ``disabled``, which changes nothing; `add` and `except` are
     ///   then not allowed.
     /// - `defaults` (default `true`): whether the ``defaultRules`` apply; `false` keeps only the rules of `add`.
+    /// - `tokens` (default `true`): ``redactsTokens``, whether values shaped like known tokens and keys are
+    ///   replaced wherever they appear.
     /// - `add`: more rules (see ``RedactionRule/rules(configuration:)``), matched as secret.
     /// - `except`: exceptions, kept although a rule matches them.
     ///
@@ -31,10 +34,11 @@ extension Redactor {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let isEnabled = try node.bool("enabled") ?? true
         let usesDefaults = try node.bool("defaults") ?? true
+        let redactsTokens = try node.bool("tokens") ?? true
         let added = try node.array("add").flatMap(RedactionRule.rules(configuration:))
         let excepted = try node.array("except").flatMap(RedactionRule.rules(configuration:))
         guard isEnabled else {
-            for key in ["defaults", "add", "except"] {
+            for key in ["defaults", "tokens", "add", "except"] {
                 if let member = try node.present(key) {
                     throw member.error("\"\(key)\" has no effect with \"enabled\": false; remove one of them")
                 }
@@ -42,7 +46,11 @@ extension Redactor {
             self = .disabled
             return
         }
-        self.init(rules: (usesDefaults ? Self.defaultRules : []) + added, exceptions: excepted)
+        self.init(
+            rules: (usesDefaults ? Self.defaultRules : []) + added,
+            exceptions: excepted,
+            redactsTokens: redactsTokens
+        )
     }
 
     /// Reads the `redaction` section of a `nettap.json` file (or a file that is only that section).

@@ -52,6 +52,10 @@ extension Redactor {
             locations += redacted.locations
         }
         locations += removeEchoes(of: Self.removedValues(from: request, to: result), from: &result)
+        if redactsTokens {
+            let tokens = Self.tokenValues(url: result.url, headers: result.headers, body: result.body?.data)
+            locations += removeEchoes(of: tokens, from: &result, kind: .token)
+        }
         return Redacted(value: result, locations: locations)
     }
 
@@ -70,6 +74,10 @@ extension Redactor {
             let redacted = redact(body: body, contentType: response.headers["Content-Type"])
             result.body = redacted.value
             locations += redacted.locations
+        }
+        if redactsTokens {
+            let tokens = Self.tokenValues(url: result.url, headers: result.headers, body: result.body?.data)
+            locations += removeEchoes(of: tokens, from: &result, kind: .token)
         }
         return Redacted(value: result, locations: locations)
     }
@@ -124,10 +132,15 @@ extension Redactor {
         // Secrets redacted anywhere in the transaction, found again elsewhere (a server echoing the request's
         // Authorization or password in its body, a token repeated in another header).
         var secrets = Self.removedValues(from: transaction.request, to: result.request)
+        if redactsTokens {
+            let request = transaction.request
+            secrets.formUnion(Self.tokenValues(url: request.url, headers: request.headers, body: request.body?.data))
+        }
         for (index, hop) in transaction.redirects.enumerated() {
             secrets.formUnion(
                 Self.removedHeaderValues(original: hop.headers, redacted: result.redirects[index].headers)
             )
+            if redactsTokens { secrets.formUnion(Self.tokenValues(url: hop.url, headers: hop.headers, body: nil)) }
         }
         let requestSecrets = secrets
         if let response = transaction.response, var redacted = result.response {
@@ -135,6 +148,11 @@ extension Redactor {
             secrets.formUnion(
                 Self.removedBodyValues(original: response.body?.data ?? Data(), redacted: redacted.body?.data ?? Data())
             )
+            if redactsTokens {
+                secrets.formUnion(
+                    Self.tokenValues(url: response.url, headers: response.headers, body: response.body?.data)
+                )
+            }
             add(removeEchoes(of: secrets, from: &redacted), part: .response)
             result.response = redacted
         }
@@ -200,45 +218,61 @@ extension Redactor {
             .union(removedBodyValues(original: original.body?.data ?? Data(), redacted: redacted.body?.data ?? Data()))
     }
 
-    /// Replaces copies of `secrets` in a request's URL, body and header values.
-    private func removeEchoes(of secrets: Set<String>, from request: inout CapturedRequest) -> [RedactionLocation] {
+    /// Replaces copies of `secrets` in a request's URL, body and header values; each place is reported as
+    /// `kind` (``RedactionLocation/Kind/echo`` or ``RedactionLocation/Kind/token``).
+    private func removeEchoes(
+        of secrets: Set<String>,
+        from request: inout CapturedRequest,
+        kind: RedactionLocation.Kind = .echo
+    ) -> [RedactionLocation] {
+        guard !secrets.isEmpty else { return [] }
         var locations: [RedactionLocation] = []
         if let swept = Self.removingEchoes(of: secrets, from: request.url) {
             request.url = swept
-            locations.append(RedactionLocation(kind: .echo, name: "url"))
+            locations.append(RedactionLocation(kind: kind, name: "url"))
         }
-        locations += removeEchoes(of: secrets, from: &request.headers)
+        locations += removeEchoes(of: secrets, from: &request.headers, kind: kind)
         if let body = request.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
             request.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
-            locations.append(RedactionLocation(kind: .echo, name: "body"))
+            locations.append(RedactionLocation(kind: kind, name: "body"))
         }
         return locations
     }
 
-    /// Replaces copies of `secrets` in a response's URL, body and header values.
-    private func removeEchoes(of secrets: Set<String>, from response: inout CapturedResponse) -> [RedactionLocation] {
+    /// Replaces copies of `secrets` in a response's URL, body and header values; each place is reported as
+    /// `kind`.
+    private func removeEchoes(
+        of secrets: Set<String>,
+        from response: inout CapturedResponse,
+        kind: RedactionLocation.Kind = .echo
+    ) -> [RedactionLocation] {
+        guard !secrets.isEmpty else { return [] }
         var locations: [RedactionLocation] = []
         if let swept = Self.removingEchoes(of: secrets, from: response.url) {
             response.url = swept
-            locations.append(RedactionLocation(kind: .echo, name: "url"))
+            locations.append(RedactionLocation(kind: kind, name: "url"))
         }
-        locations += removeEchoes(of: secrets, from: &response.headers)
+        locations += removeEchoes(of: secrets, from: &response.headers, kind: kind)
         if let body = response.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
             response.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
-            locations.append(RedactionLocation(kind: .echo, name: "body"))
+            locations.append(RedactionLocation(kind: kind, name: "body"))
         }
         return locations
     }
 
-    /// Replaces copies of `secrets` in header values.
-    private func removeEchoes(of secrets: Set<String>, from headers: inout HTTPHeaders) -> [RedactionLocation] {
+    /// Replaces copies of `secrets` in header values; each field is reported as `kind`.
+    private func removeEchoes(
+        of secrets: Set<String>,
+        from headers: inout HTTPHeaders,
+        kind: RedactionLocation.Kind = .echo
+    ) -> [RedactionLocation] {
         guard !secrets.isEmpty else { return [] }
         var locations: [RedactionLocation] = []
         var fields = Array(headers)
         for index in fields.indices {
             guard let swept = Self.removingEchoes(of: secrets, from: fields[index].value) else { continue }
             fields[index].value = swept
-            locations.append(RedactionLocation(kind: .echo, name: fields[index].name))
+            locations.append(RedactionLocation(kind: kind, name: fields[index].name))
         }
         if !locations.isEmpty { headers = HTTPHeaders(fields) }
         return locations

@@ -25,6 +25,12 @@ import Foundation
 /// characters (a cookie `1`) are not searched for. These replacements are reported as
 /// ``RedactionLocation/Kind/echo``.
 ///
+/// **Tokens by shape.** With ``redactsTokens`` (on by default), values shaped like a known credential — a JSON
+/// Web Token, an AWS access key ID, a Google API key, a Slack token, a private key block (the shapes the audit's
+/// `token.pattern` rule reports) — are replaced wherever they appear, whatever their name: `?key=AKIA…`, a
+/// `X-Debug` header, a JSON string, a log line in a text body. These are reported as
+/// ``RedactionLocation/Kind/token``.
+///
 /// ```swift
 /// let redactor = Redactor.default
 ///     .adding([.header("X-Session")])
@@ -70,21 +76,30 @@ public struct Redactor: Sendable, Hashable {
     public static let `default` = Redactor()
 
     /// A redactor that changes nothing.
-    public static let disabled = Redactor(rules: [])
+    public static let disabled = Redactor(rules: [], redactsTokens: false)
 
     /// The rules: a value is secret when one of them matches its name.
     public var rules: [RedactionRule]
     /// The exceptions: a value is kept when one of them matches its name, even if a rule matches too.
     public var exceptions: [RedactionRule]
+    /// Whether values shaped like known tokens and keys are replaced wherever they appear (see "Tokens by
+    /// shape" above); exceptions do not apply to them.
+    public var redactsTokens: Bool
 
     /// Creates a redactor.
     ///
     /// - Parameters:
     ///   - rules: What counts as secret; ``defaultRules`` by default.
     ///   - exceptions: What is kept although a rule matches it; none by default.
-    public init(rules: [RedactionRule] = Redactor.defaultRules, exceptions: [RedactionRule] = []) {
+    ///   - redactsTokens: Whether token-shaped values are replaced wherever they appear; `true` by default.
+    public init(
+        rules: [RedactionRule] = Redactor.defaultRules,
+        exceptions: [RedactionRule] = [],
+        redactsTokens: Bool = true
+    ) {
         self.rules = rules
         self.exceptions = exceptions
+        self.redactsTokens = redactsTokens
     }
 
     /// A copy with more rules.
@@ -92,7 +107,7 @@ public struct Redactor: Sendable, Hashable {
     /// - Parameter rules: The rules to add.
     /// - Returns: The new redactor.
     public func adding(_ rules: [RedactionRule]) -> Redactor {
-        Redactor(rules: self.rules + rules, exceptions: exceptions)
+        Redactor(rules: self.rules + rules, exceptions: exceptions, redactsTokens: redactsTokens)
     }
 
     /// A copy with more exceptions.
@@ -100,7 +115,7 @@ public struct Redactor: Sendable, Hashable {
     /// - Parameter exceptions: The exceptions to add.
     /// - Returns: The new redactor.
     public func excepting(_ exceptions: [RedactionRule]) -> Redactor {
-        Redactor(rules: rules, exceptions: self.exceptions + exceptions)
+        Redactor(rules: rules, exceptions: self.exceptions + exceptions, redactsTokens: redactsTokens)
     }
 
     /// Whether a name at a target is secret: a rule matches it and no exception does.
@@ -116,11 +131,12 @@ public struct Redactor: Sendable, Hashable {
         return matches(rules, name, lowercased, at: target) && !matches(exceptions, name, lowercased, at: target)
     }
 
-    /// Whether this redactor can replace anything: `false` only without rules (``disabled``).
+    /// Whether this redactor can replace anything: `false` only without rules and without ``redactsTokens``
+    /// (``disabled``).
     ///
     /// Output that records whether it was redacted (a HAR file's `creator.comment`, `"redaction": "off"`)
     /// says "off" for a redactor that is not enabled.
-    public var isEnabled: Bool { !rules.isEmpty }
+    public var isEnabled: Bool { !rules.isEmpty || redactsTokens }
 
     func matchesRule(_ name: String, at target: RedactionRule.Target) -> Bool {
         matches(rules, name, name.lowercased(), at: target)

@@ -1,0 +1,47 @@
+import Foundation
+
+extension Redactor {
+    /// The values shaped like known tokens and keys (``TokenPattern``) in a URL, header values and a body,
+    /// whole, as ``redactsTokens`` replaces them.
+    ///
+    /// The URL is searched as written and percent-decoded; a JSON body (one that parses) in its string values,
+    /// any other UTF-8 body as text; binary bodies are skipped. A body holding no token marker (`eyJ`, `AKIA`,
+    /// `ASIA`, `AIza`, `xox`, `-----BEGIN`) and no `\u` escape is not parsed: the usual body costs one pass.
+    ///
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - headers: The header fields.
+    ///   - body: The body bytes, if any.
+    /// - Returns: The tokens found; empty when none.
+    static func tokenValues(url: URL, headers: HTTPHeaders, body: Data?) -> Set<String> {
+        var found: Set<String> = []
+        let text = url.absoluteString
+        found.formUnion(TokenPattern.allTokens(in: text))
+        if let decoded = text.removingPercentEncoding, decoded != text {
+            found.formUnion(TokenPattern.allTokens(in: decoded))
+        }
+        for field in headers { found.formUnion(TokenPattern.allTokens(in: field.value)) }
+        if let body, !body.isEmpty, TokenPattern.mayHoldToken(body) {
+            if let value = try? JSONValue(data: body) {
+                found.formUnion(
+                    stringLeaves(of: value).reduce(into: Set<String>()) {
+                        $0.formUnion(TokenPattern.allTokens(in: $1))
+                    }
+                )
+            } else if let text = String(data: body, encoding: .utf8) {
+                found.formUnion(TokenPattern.allTokens(in: text))
+            }
+        }
+        return found
+    }
+
+    /// Every string in a JSON value, object member names aside.
+    private static func stringLeaves(of value: JSONValue) -> [String] {
+        switch value {
+        case .string(let text): [text]
+        case .array(let elements): elements.flatMap(stringLeaves(of:))
+        case .object(let members): members.values.flatMap(stringLeaves(of:))
+        default: []
+        }
+    }
+}
