@@ -17,7 +17,7 @@ extension Redactor {
         var found: Set<String> = []
         let text = url.absoluteString
         found.formUnion(TokenPattern.allTokens(in: text))
-        if let decoded = text.removingPercentEncoding, decoded != text {
+        if text.utf8.contains(UInt8(ascii: "%")), let decoded = text.removingPercentEncoding, decoded != text {
             found.formUnion(TokenPattern.allTokens(in: decoded))
         }
         for field in headers { found.formUnion(TokenPattern.allTokens(in: field.value)) }

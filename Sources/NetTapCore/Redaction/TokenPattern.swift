@@ -75,12 +75,34 @@ package struct TokenPattern: Sendable {
     }
 
     /// Whether UTF-8 bytes hold a marker of any kind, or a `\u` escape (in JSON one could spell a marker).
+    ///
+    /// - Complexity: O(n), one pass: only bytes that start a marker are looked at further.
     static func mayHoldToken(_ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return contains(bytes, Array(#"\u"#.utf8)) || all.contains { $0.markers.contains { contains(bytes, $0) } }
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                for needle in anyMarkerByFirstByte[Int(bytes[index])] where index + needle.count <= count {
+                    var offset = 1
+                    while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                }
+                index += 1
+            }
+            return false
         }
     }
+
+    /// Every kind's markers and `\u`, by first byte.
+    private static let anyMarkerByFirstByte: [[[UInt8]]] = {
+        var table: [[[UInt8]]] = Array(repeating: [], count: 256)
+        for needle in all.flatMap(\.markers) + [Array(#"\u"#.utf8)] {
+            guard let first = needle.first else { continue }
+            table[Int(first)].append(needle)
+        }
+        return table
+    }()
 
     /// The patterns the `token.pattern` rule looks for, in the order findings are reported.
     package static let all: [TokenPattern] = [jwt, awsAccessKeyID, googleAPIKey, slackToken, privateKey]
