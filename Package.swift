@@ -107,6 +107,7 @@ let package = Package(
             name: "NetTapTestSupport",
             dependencies: ["NetTapCore"],
             path: "Tests/NetTapTestSupport",
+            exclude: ["FaultServer.py"],
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
