@@ -190,7 +190,7 @@ let package = Package(
             name: "NetTapIntegrationTests",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapTestSupport", "NetTapTesting",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapTestSupport", "NetTapTesting", "NetTapCrypto",
             ],
             swiftSettings: strict
         ),
