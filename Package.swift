@@ -107,6 +107,7 @@ let package = Package(
             name: "NetTapTestSupport",
             dependencies: ["NetTapCore"],
             path: "Tests/NetTapTestSupport",
+            exclude: ["FaultServer.py"],
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
@@ -189,7 +190,7 @@ let package = Package(
             name: "NetTapIntegrationTests",
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
-                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapTestSupport", "NetTapTesting",
+                "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapTestSupport", "NetTapTesting", "NetTapCrypto",
             ],
             swiftSettings: strict
         ),

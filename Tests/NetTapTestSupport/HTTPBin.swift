@@ -82,19 +82,13 @@ public final class HTTPBin: @unchecked Sendable {
     public let baseURL: URL
     /// The TCP port on `127.0.0.1`.
     public let port: Int
-    private let process: Process
-    private let input: Pipe
-    private let output: ServerOutput
-    private let directory: URL
-    private let stopped = StopFlag()
+    private let server: PythonServerProcess
+    private var output: ServerOutput { server.output }
 
-    private init(port: Int, process: Process, input: Pipe, output: ServerOutput, directory: URL) {
+    private init(port: Int, server: PythonServerProcess) {
         self.port = port
         self.baseURL = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
-        self.process = process
-        self.input = input
-        self.output = output
-        self.directory = directory
+        self.server = server
     }
 
     deinit {
@@ -103,16 +97,8 @@ public final class HTTPBin: @unchecked Sendable {
 
     // MARK: - Shared instance
 
-    private static let sharedStart = Task { () throws -> HTTPBin in
-        let server = try await HTTPBin.start()
-        running.withLock { $0 = server }
-        atexit {
-            HTTPBin.running.withLock { $0 }?.stop()
-        }
-        return server
-    }
-
-    private static let running = Locked<HTTPBin?>(nil)
+    /// Stopped at exit with every other ``PythonServerProcess`` still running.
+    private static let sharedStart = Task { () throws -> HTTPBin in try await HTTPBin.start() }
 
     /// The server shared by every test in this process, started on first use and stopped at exit.
     ///
@@ -169,17 +155,7 @@ public final class HTTPBin: @unchecked Sendable {
     ///
     /// Calling it again does nothing.
     public func stop() {
-        guard stopped.set() else { return }
-        try? input.fileHandleForWriting.close()
-        let exited = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { [process] in
-            process.waitUntilExit()
-            exited.signal()
-        }
-        if exited.wait(timeout: .now() + 5) == .timedOut, process.isRunning {
-            process.terminate()
-        }
-        try? FileManager.default.removeItem(at: directory)
+        server.stop()
     }
 
     // MARK: - URLs and the access log
@@ -241,7 +217,7 @@ public final class HTTPBin: @unchecked Sendable {
 
     // MARK: - Internals
 
-    private static func locatePython() throws -> URL {
+    static func locatePython() throws -> URL {
         if let configured = ProcessInfo.processInfo.environment["NETTAP_HTTPBIN_PYTHON"], !configured.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: configured) else {
                 throw Failure(description: "NETTAP_HTTPBIN_PYTHON=\(configured) is not an executable file")
@@ -263,102 +239,31 @@ public final class HTTPBin: @unchecked Sendable {
         return venvPython
     }
 
-    /// Runs gunicorn under a launcher that stops it when the launcher's standard input closes (at `stop()` or
-    /// when this process dies) or when the launcher receives SIGTERM.
+    /// Runs gunicorn under the test support's Python launcher (``PythonServerProcess``), which stops it when the
+    /// launcher's standard input closes (at `stop()` or when this process dies).
     ///
-    /// Foundation's `Process` on Linux starts the child with the blocked-signal mask of the spawning thread
-    /// (observed: `SigBlk: fffffffe3bfbea27` in `/proc/PID/status`, so SIGTERM and SIGINT stay pending forever)
-    /// and with this process's other descriptors open (a copy of the pipe's write end keeps standard input
-    /// from ever reaching end-of-file). The launcher undoes both before starting gunicorn: it closes inherited
-    /// pipes, but not sockets — Foundation's `Process` watches a socket held by the child to learn that it exited;
-    /// closing it makes Foundation block in `wait4` for this launcher, which stalls every other `Process` in the
-    /// test run (seen as a hang of `waitUntilExit` in unrelated tests).
-    ///
-    /// gunicorn inherits nothing but the launcher's standard output and standard error (`close_fds=True`,
-    /// standard input from `/dev/null`): with `--access-logfile -` and `--error-logfile -` it writes its logs
-    /// straight into this process's pipes, one flushed line per record (Python's logging `StreamHandler`
-    /// flushes after every record; `PYTHONUNBUFFERED=1` covers the launcher's own output). No forwarding
-    /// thread sits in between, so nothing can buffer or stall a line.
-    ///
-    /// The standard-input watcher reads with `os.read`, not `sys.stdin.buffer.read()`: a daemon thread blocked in
-    /// a buffered read makes the interpreter abort at exit (`Fatal Python error: _enter_buffered_busy`) when
-    /// gunicorn exits on its own.
-    private static let launcher = """
-        import os, signal, stat, subprocess, sys, threading
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            signal.signal(number, signal.SIG_DFL)
-        for fd in range(3, 4096):
-            try:
-                if stat.S_ISFIFO(os.fstat(fd).st_mode):
-                    os.close(fd)
-            except OSError:
-                pass
-        child = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", *sys.argv[1:]], stdin=subprocess.DEVNULL, close_fds=True
-        )
-        def stop(*_):
-            if child.poll() is None:
-                child.send_signal(signal.SIGINT)
-        signal.signal(signal.SIGTERM, stop)
-        def watch():
-            try:
-                while os.read(0, 65536):
-                    pass
-            finally:
-                stop()
-        threading.Thread(target=watch, daemon=True).start()
-        sys.exit(child.wait())
-        """
-
+    /// With `--access-logfile -` and `--error-logfile -` gunicorn writes its logs straight into this process's
+    /// pipes, one flushed line per record (Python's logging `StreamHandler` flushes after every record).
     private static func launch(python: URL, port: Int, workers: Int) throws -> HTTPBin {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("nettap-httpbin-\(ProcessInfo.processInfo.processIdentifier)-\(port)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let errorLog = directory.appendingPathComponent("error.log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            "-c", launcher,
-            "--bind", "127.0.0.1:\(port)",
-            "--workers", String(workers),
-            "--worker-class", "sync",
-            "--no-control-socket",
-            "--graceful-timeout", "1",
-            "--access-logfile", "-",
-            "--access-logformat", accessLogFormat,
-            "--error-logfile", "-",
-            "httpbin:app",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONUNBUFFERED"] = "1"
-        process.environment = environment
-        let input = Pipe()
-        let accessLog = Pipe()
-        let errorOutput = Pipe()
-        // Only the launcher may hold these pipes: no other child of this process may keep a copy of a write
-        // end (standard input would never reach end-of-file; the logs would never end) or of a read end.
-        // `Process` dup2()s the launcher's ends onto 0, 1 and 2, which clears close-on-exec there.
-        for handle in [
-            input.fileHandleForWriting, input.fileHandleForReading,
-            accessLog.fileHandleForReading, accessLog.fileHandleForWriting,
-            errorOutput.fileHandleForReading, errorOutput.fileHandleForWriting,
-        ] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
-        process.standardInput = input
-        process.standardOutput = accessLog
-        process.standardError = errorOutput
-        do {
-            try process.run()
-        } catch {
-            throw Failure(description: "could not run \(python.path): \(error)")
-        }
-        // `run()` closed this process's copies of the launcher's ends, so each stream ends when the launcher,
-        // gunicorn and its workers have all exited.
-        let output = ServerOutput(output: accessLog, error: errorOutput, errorLog: errorLog)
-        return HTTPBin(port: port, process: process, input: input, output: output, directory: directory)
+        let server = try PythonServerProcess(
+            python: python,
+            arguments: [
+                "-m", "gunicorn",
+                "--bind", "127.0.0.1:\(port)",
+                "--workers", String(workers),
+                "--worker-class", "sync",
+                "--no-control-socket",
+                "--graceful-timeout", "1",
+                "--access-logfile", "-",
+                "--access-logformat", accessLogFormat,
+                "--error-logfile", "-",
+                "httpbin:app",
+            ],
+            directory: directory
+        )
+        return HTTPBin(port: port, server: server)
     }
 
     /// How a start attempt ended.
@@ -489,18 +394,4 @@ public final class HTTPBin: @unchecked Sendable {
     #else
     private static let socketStreamType = SOCK_STREAM
     #endif
-}
-
-/// A once-only flag: `set()` returns `true` the first time only.
-private final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-
-    func set() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if isSet { return false }
-        isSet = true
-        return true
-    }
 }

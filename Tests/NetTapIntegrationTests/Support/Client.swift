@@ -1,5 +1,6 @@
 import Foundation
 import NetTapCore
+import NetTapCrypto
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -48,6 +49,10 @@ struct Outcome: Sendable, CustomStringConvertible {
     var errorIsURLError = false
     /// The `didReceive data` calls a delegate saw (0 for other styles).
     var chunkCount = 0
+    /// Delegate style with `digestingBody`: the SHA-256 of the body's bytes, which are then not kept in `body`.
+    var bodyDigest: Data?
+    /// Delegate style with `digestingBody`: how many body bytes arrived.
+    var digestedByteCount: Int64 = 0
 
     var errorCode: Int? {
         guard let error, let code = error.split(separator: " ").last else { return nil }
@@ -111,12 +116,15 @@ final class Client: Sendable {
     ///   - style: The caller style.
     ///   - upload: When set, the request is an upload task with this body.
     ///   - cancellation: When the app cancels the task.
+    ///   - digestingBody: Delegate style only: hash and count the body's chunks (`bodyDigest`,
+    ///     `digestedByteCount`) instead of keeping them, for bodies too large to hold.
     /// - Returns: What the app saw.
     func send(
         _ request: URLRequest,
         style: CallerStyle,
         upload: Upload? = nil,
-        cancellation: Cancellation = .none
+        cancellation: Cancellation = .none,
+        digestingBody: Bool = false
     ) async -> Outcome {
         switch style {
         case .async:
@@ -151,6 +159,7 @@ final class Client: Sendable {
                 recorder.register(
                     task,
                     cancelAfterFirstChunk: cancellation == .afterFirstChunk,
+                    digestingBody: digestingBody,
                     continuation: continuation
                 )
                 task.resume()
@@ -196,6 +205,7 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
     private struct Entry {
         var outcome = Outcome()
         var cancelAfterFirstChunk: Bool
+        var digest: StreamingDigest?
         var continuation: CheckedContinuation<Outcome, Never>
     }
 
@@ -204,10 +214,16 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
     func register(
         _ task: URLSessionTask,
         cancelAfterFirstChunk: Bool,
+        digestingBody: Bool = false,
         continuation: CheckedContinuation<Outcome, Never>
     ) {
+        let digest = digestingBody ? try? StreamingDigest(.sha256) : nil
         entries.withLock {
-            $0[task.taskIdentifier] = Entry(cancelAfterFirstChunk: cancelAfterFirstChunk, continuation: continuation)
+            $0[task.taskIdentifier] = Entry(
+                cancelAfterFirstChunk: cancelAfterFirstChunk,
+                digest: digest,
+                continuation: continuation
+            )
         }
     }
 
@@ -224,7 +240,12 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cancel = entries.withLock { entries -> Bool in
             guard var entry = entries[dataTask.taskIdentifier] else { return false }
-            entry.outcome.body.append(data)
+            if let digest = entry.digest {
+                digest.update(data)
+                entry.outcome.digestedByteCount += Int64(data.count)
+            } else {
+                entry.outcome.body.append(data)
+            }
             entry.outcome.chunkCount += 1
             let cancel = entry.cancelAfterFirstChunk && entry.outcome.chunkCount == 1
             entries[dataTask.taskIdentifier] = entry
@@ -238,6 +259,7 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
         var outcome = entry.outcome
         if outcome.statusCode == nil { outcome.record(response: task.response) }
         outcome.record(error: error)
+        outcome.bodyDigest = try? entry.digest?.finalize()
         entry.continuation.resume(returning: outcome)
     }
 }
