@@ -265,13 +265,13 @@ struct FaultInjectionTests {
         return holders
     }
 
-    /// A hung host starves other app sessions through NetTap, not direct: a known difference.
+    /// A hung host does not starve other app sessions, through NetTap as direct.
     ///
     /// Direct, each app session has its own 6 connections per host (libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`,
-    /// from `httpMaximumConnectionsPerHost`); through NetTap every session of the same forwarding profile shares
-    /// the one forwarding session's 6 (platform-notes §15). A server that holds 6 requests of one session
-    /// without answering then starves every other session's requests to that host: they queue in libcurl and
-    /// time out. Recorded as a known issue, so the test fails once the difference is fixed.
+    /// from `httpMaximumConnectionsPerHost`). Through NetTap each app session has its own forwarding session
+    /// (platform-notes §15), so a server that holds 6 requests of one session without answering leaves the
+    /// other session's request to that host alone; with one forwarding session for both, it would queue in
+    /// libcurl and time out.
     @Test("a server that never answers one session's 6 requests does not hold up another session's request")
     func hungHostDoesNotStarveOtherSessions() async throws {
         let server = try await FaultServer.shared()
@@ -296,13 +296,7 @@ struct FaultInjectionTests {
             for holder in holders { holder.cancel() }
             for holder in holders { await holder.value }
             let outcome = try #require(answer, "\(side): no answer within 120 s")
-            if side == "direct" {
-                #expect(outcome == "16 bytes", "direct")
-            } else {
-                withKnownIssue("through NetTap the other session waits for the forwarding session's 6 connections") {
-                    #expect(outcome == "16 bytes", "nettap")
-                }
-            }
+            #expect(outcome == "16 bytes", "\(side)")
         }
     }
 }

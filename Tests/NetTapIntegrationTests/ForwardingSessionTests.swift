@@ -9,10 +9,10 @@ import FoundationNetworking
 
 @Suite("Forwarding sessions")
 struct ForwardingSessionTests {
-    /// One forwarding session serves every request with the same cookie jar and timeout; a session per
-    /// request would leak sockets and memory.
-    @Test("many requests share one forwarding session; another cookie jar gets its own")
-    func oneSessionPerProfile() async throws {
+    /// One forwarding session serves every request of one app session (a session per request would leak
+    /// sockets and memory); another app session gets its own, as it has its own connections without NetTap.
+    @Test("an app session's requests share one forwarding session; another app session gets its own")
+    func oneSessionPerAppSession() async throws {
         let server = try await HTTPBin.shared()
         let transport = ForwardingTransport()
         let interceptor = Interceptor()
@@ -36,5 +36,28 @@ struct ForwardingSessionTests {
         _ = try await other.data(from: server.url("/get"))
         #expect(transport.sessionCount == 2)
         #expect(interceptor.captureLog.transactions.count == 26)
+    }
+
+    @Test("the app session's connection limit applies, and a gone app session's forwarding session is released")
+    func limitAndRelease() async throws {
+        let server = try await HTTPBin.shared()
+        let transport = ForwardingTransport()
+        let interceptor = Interceptor()
+        interceptor.transport = transport
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = 2
+        var session: URLSession? = interceptor.makeSession(configuration: configuration)
+        _ = try await session?.data(from: server.url("/get"))
+        let profile = try #require(transport.profiles.first)
+        #expect(profile.maximumConnectionsPerHost == 2)
+        #expect(transport.sessionCount == 1)
+
+        session?.finishTasksAndInvalidate()
+        session = nil
+        // The next request, from another app session, finds the first one gone.
+        let next = interceptor.makeSession()
+        _ = try await next.data(from: server.url("/get"))
+        #expect(transport.sessionCount == 1)
+        #expect(transport.profiles.first?.maximumConnectionsPerHost == 6)
     }
 }

@@ -33,7 +33,7 @@ package struct SessionFacts: @unchecked Sendable {
         let configuration = session.configuration
         let facts = SessionFacts(
             configuration: configuration,
-            profile: ForwardingProfile(configuration: configuration),
+            profile: ForwardingProfile(configuration: configuration, owner: session),
             hasDataDelegate: session.delegate is any URLSessionDataDelegate
         )
         cache.withLock { cache in

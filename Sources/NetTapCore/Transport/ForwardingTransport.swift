@@ -4,10 +4,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The transport that sends requests to the real network through one shared forwarding `URLSession`.
+/// The transport that sends requests to the real network through pooled forwarding `URLSession`s.
 ///
-/// One session serves every request with the same `ForwardingProfile` (in a typical app: one session for
-/// the process); a delegate routes each inner task's callbacks to its exchange by task identifier.
+/// One forwarding session serves every request of one app session (`ForwardingProfile`: the app session and
+/// the settings it shares; in a typical app, one forwarding session for the process), so connections and the
+/// per-host connection limit are per app session, as without NetTap; a forwarding session is invalidated
+/// (its running tasks finish first) once its app session is gone. A delegate routes each inner task's
+/// callbacks to its exchange by task identifier.
 /// Redirects are followed here, not by the platform (Linux crashes on `wasRedirectedTo`), with the method
 /// and body rules of RFC 9110 §15.4, the `Cookie` header rebuilt from cookie storage on every hop, and a
 /// limit of 20 hops (`URLError(.httpTooManyRedirects)`).
@@ -49,17 +52,33 @@ public final class ForwardingTransport: Transport {
         }
     }
 
-    /// The number of forwarding sessions created so far (one per distinct caller profile).
+    /// The number of forwarding sessions in the pool: one per app session seen (and one for requests whose
+    /// session is unknown), until a later request finds the app session gone and releases its forwarding
+    /// session.
     public var sessionCount: Int { pool.withLock { $0.count } }
 
+    /// The profiles of the pooled forwarding sessions (tests look at them).
+    package var profiles: [ForwardingProfile] { pool.withLock { Array($0.keys) } }
+
     /// The pooled forwarding session for a profile, created on first use.
+    ///
+    /// Forwarding sessions of app sessions that are gone are removed first and invalidated with
+    /// `finishTasksAndInvalidate()`, so their running requests complete.
     func forwardingSession(for profile: ForwardingProfile) -> ForwardingSession {
-        pool.withLock { pool in
-            if let existing = pool[profile] { return existing }
+        let (session, released) = pool.withLock { pool -> (ForwardingSession, [ForwardingSession]) in
+            var released: [ForwardingSession] = []
+            if pool.keys.contains(where: \.isOrphaned) {
+                for key in pool.keys where key.isOrphaned {
+                    if let gone = pool.removeValue(forKey: key) { released.append(gone) }
+                }
+            }
+            if let existing = pool[profile] { return (existing, released) }
             let created = ForwardingSession(profile: profile)
             pool[profile] = created
-            return created
+            return (created, released)
         }
+        for gone in released { gone.session.finishTasksAndInvalidate() }
+        return session
     }
 }
 
