@@ -93,6 +93,7 @@ let package = Package(
             name: "nettap-bench",
             dependencies: [
                 "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore", "NetTapReport",
+                "NetTapCrypto",
             ],
             swiftSettings: strict
         ),

@@ -71,6 +71,15 @@ enum ProcessMetrics {
         return kinds
     }
 
+    /// The number of threads of this process (`Threads` in `/proc/self/status`); `nil` without `/proc`.
+    static var threadCount: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
+            return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
     /// One `kB` field of `/proc/self/status` (for example `VmHWM:   123456 kB`), in bytes.
     /// - Parameter name: The field name without the colon.
     /// - Returns: The value in bytes, or `nil` when the file or the field is missing.

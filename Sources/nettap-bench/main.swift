@@ -1,11 +1,13 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
-//   nettap-bench --base http://127.0.0.1:PORT [--quick] [--only latency|throughput|mock|download|resources|breakdown|shaping|store|report]
+//   nettap-bench --base http://127.0.0.1:PORT [--httpbin URL] [--quick] [--only latency|throughput|mock|download|resources|breakdown|shaping|store|report|soak]
 //
-// Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes) and big.bin
-// (256 MiB). Exits 0 whether or not NetTap meets its targets (this is a measurement); 1 when the benchmark itself
-// failed; 2 on bad arguments. `nettap-bench child …` is the hidden subcommand for the per-variant processes.
+// Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes), mid.bin (10 MiB)
+// and big.bin (256 MiB); scripts/soak adds httpbin. Exits 0 whether or not NetTap meets its targets (this is a
+// measurement) except for the soak, which exits 1 when a check fails; 1 when the benchmark itself failed; 2 on
+// bad arguments. `nettap-bench child …` is the hidden subcommand for the per-variant processes.
 import Foundation
+import NetTapCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -17,23 +19,30 @@ struct BenchOptions {
     static let scenarioNames = ["latency", "throughput", "mock", "download", "resources"]
     /// Every scenario name: the default ones, and `breakdown`, `shaping`, `store` and `report`, which run only
     /// when named with `--only`.
-    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report"]
+    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report", "soak"]
 
     /// The usage text.
     static let usage = """
-        usage: nettap-bench --base URL [--quick] [--only NAME[,NAME…]]
+        usage: nettap-bench --base URL [--httpbin URL [--direct]] [--quick] [--only NAME[,NAME…]]
 
-          --base URL   the server serving /small.txt and /big.bin (scripts/bench starts one)
+          --base URL     the server serving /small.txt and /big.bin (scripts/bench starts one)
+          --httpbin URL  an httpbin server, for the soak (scripts/soak starts one)
+          --direct       the soak through a plain URLSession, for comparison
           --quick      small counts, for a smoke run
           --only NAME  run only these scenarios: \(allScenarioNames.joined(separator: ", "))
                        (breakdown, which splits NetTap's small-request cost into parts, shaping, which checks
                        NetTapShaping's rates, latency and CPU in about 1–2 minutes, and store, which measures
                        NetTapStore's inserts per second with 1 KiB bodies, and report, which times
-                       NetTapReport's HTML rendering of 10,000 transactions, run only when named)
+                       NetTapReport's HTML rendering of 10,000 transactions, and soak, 20,000 checked requests
+                       64 at a time with resource checks (needs --httpbin; scripts/soak), run only when named)
         """
 
     /// The server's base URL.
     var base: URL
+    /// The httpbin server's base URL, for the soak.
+    var httpbin: URL?
+    /// Whether the soak runs through a plain URLSession.
+    var isDirect = false
     /// Whether to use ``Plan/quick`` instead of ``Plan/full``.
     var isQuick = false
     /// The scenarios to run.
@@ -52,6 +61,13 @@ struct BenchOptions {
                     throw BenchError("--base needs a URL such as http://127.0.0.1:8080")
                 }
                 base = url
+            case "--httpbin":
+                guard let text = iterator.next(), let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                    throw BenchError("--httpbin needs a URL such as http://127.0.0.1:8081")
+                }
+                httpbin = url
+            case "--direct":
+                isDirect = true
             case "--quick":
                 isQuick = true
             case "--only":
@@ -75,8 +91,10 @@ struct BenchOptions {
 
 /// Runs the selected scenarios and prints the table.
 /// - Parameter options: The parsed options.
+/// - Returns: `false` when the soak ran and failed a check (the other scenarios measure and never fail).
 /// - Throws: ``BenchError`` or a request error when the benchmark itself fails.
-func runBenchmark(_ options: BenchOptions) async throws {
+func runBenchmark(_ options: BenchOptions) async throws -> Bool {
+    var soakFailed = false
     let plan = options.isQuick ? Plan.quick : Plan.full
     let processors = ProcessInfo.processInfo.activeProcessorCount
     print(
@@ -90,7 +108,7 @@ func runBenchmark(_ options: BenchOptions) async throws {
     )
     print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
     // The store and report scenarios need no server; the others share one set of sessions.
-    let needsServer = options.scenarios.contains { $0 != "store" && $0 != "report" }
+    let needsServer = options.scenarios.contains { !["store", "report", "soak"].contains($0) }
     let scenarios = needsServer ? try await Scenarios(base: options.base, plan: plan) : nil
     var report = Report()
     for name in options.scenarios {
@@ -101,6 +119,17 @@ func runBenchmark(_ options: BenchOptions) async throws {
         }
         if name == "report" {
             ReportBench(count: options.isQuick ? 1_000 : 10_000).run()
+            continue
+        }
+        if name == "soak" {
+            guard let httpbin = options.httpbin else { throw BenchError("the soak needs --httpbin URL") }
+            let passed = try await SoakBench(
+                base: options.base,
+                httpbin: httpbin,
+                count: options.isQuick ? 2_000 : 20_000,
+                direct: options.isDirect
+            ).run()
+            if !passed { soakFailed = true }
             continue
         }
         guard let scenarios else { continue }
@@ -119,13 +148,18 @@ func runBenchmark(_ options: BenchOptions) async throws {
         }
     }
     print("load average at end: \(ProcessMetrics.loadAverage ?? "n/a")")
-    guard !report.rows.isEmpty else { return }
+    guard !report.rows.isEmpty else { return !soakFailed }
     print("")
     print(report.render())
     let tally = report.tally
     print("")
     print("\(tally.met) of \(tally.total) targets met (a measurement, not a test: the exit status ignores targets)")
+    return !soakFailed
 }
+
+// nettap-bench is built in release mode, where NetTap installs only when the app opts in (`Activation`); the
+// benchmark measures NetTap, so it opts in (children too: they run this same code).
+Interceptor.isEnabledInReleaseBuilds = true
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child" {
@@ -139,8 +173,7 @@ do {
     exit(2)
 }
 do {
-    try await runBenchmark(options)
-    exit(0)
+    exit(try await runBenchmark(options) ? 0 : 1)
 } catch {
     FileHandle.standardError.write(Data("nettap-bench: benchmark failed: \(error)\n".utf8))
     exit(1)
