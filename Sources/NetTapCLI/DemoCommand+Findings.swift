@@ -155,8 +155,9 @@ extension DemoCommand {
             let rules = (row.transaction?.findings ?? []).map(\.rule)
             var unique: [String] = []
             for rule in rules where !unique.contains(rule) { unique.append(rule) }
+            // The URL as captured: a password or key in the query shows redacted, as everything NetTap prints.
             table.rows.append([
-                row.method + " " + row.url,
+                row.method + " " + (row.transaction?.request.url.absoluteString ?? row.url),
                 row.statusCode.map { "\($0)" } ?? "ERR",
                 "\(row.byteCount)",
                 unique.isEmpty ? "-" : unique.joined(separator: ", "),

@@ -263,6 +263,10 @@ struct DemoCommandTests {
         let run = await runCLI(["demo"], workingDirectory: try makeTemporaryDirectory())
         #expect(run.exitCode == .success, "\(run.standardError)")
         let lines = run.standardOutput.components(separatedBy: "\n")
+        // Everything the demo prints is redacted too.
+        for secret in ["hunter22", "AKIAIOSFODNN7EXAMPLE", "correct horse\"", "4f2c9e1ab77d0c3e"] {
+            #expect(!run.standardOutput.contains(secret), "the demo printed \(secret)")
+        }
         let header = try #require(lines.firstIndex { $0.hasPrefix("URL ") && $0.hasSuffix("FINDINGS") })
         #expect(lines[(header + 1)...].prefix { !$0.isEmpty }.count == 5)
         #expect(

@@ -7,7 +7,8 @@ extension Redactor {
     /// placeholder instead of its value (`null` stays `null`); the result is printed again with sorted keys
     /// (only when something was replaced). Form: secret fields get `%5Bredacted%5D`, the rest keeps its
     /// spelling. A body is JSON when `contentType` is `application/json`, `text/json` or `…+json`, or when
-    /// there is no content type and the bytes parse as a JSON object or array. Other bodies, and JSON that does
+    /// there is no content type and the bytes parse as a JSON object or array; it is a form when `contentType`
+    /// says so, or when there is none and the bytes are only what a form encoder writes (`a=1&b=two`). Other bodies, and JSON that does
     /// not parse (a truncated capture), are returned unchanged. So is, without being parsed, a body in which no
     /// body field rule's name text appears (ignoring ASCII case; a `\u` escape in JSON or a `%` in a form is
     /// parsed anyway, as it could spell a name differently): the usual response costs one pass over its bytes.
@@ -22,7 +23,7 @@ extension Redactor {
         let mediaType =
             (contentType ?? "").split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if mediaType == "application/x-www-form-urlencoded" {
+        if mediaType == "application/x-www-form-urlencoded" || (mediaType.isEmpty && Self.looksLikeForm(body)) {
             guard mayHoldSecretField(body, escape: [UInt8(ascii: "%")]), let text = String(data: body, encoding: .utf8)
             else { return Redacted(value: body) }
             let redacted = redactPairs(text, kind: .form, target: .bodyField)
@@ -116,6 +117,22 @@ extension Redactor {
 
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// Whether a body without a content type reads as `application/x-www-form-urlencoded`: only the bytes a
+    /// form encoder writes (letters, digits, `-._~*%+=&`) and at least one `name=value` pair. A HAR entry whose
+    /// `postData.mimeType` says "form" but whose headers carry no `Content-Type` is redacted as a form this way.
+    static func looksLikeForm(_ body: Data) -> Bool {
+        guard !body.isEmpty, body.count <= 1_048_576, body.contains(UInt8(ascii: "=")) else { return false }
+        return body.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default:
+                Array("-._~*%+=&".utf8).contains(byte)
+            }
+        }
     }
 
     /// Whether the first non-blank byte opens an object or array.
