@@ -17,8 +17,8 @@ extension HARSummary {
 }
 
 extension QueryCommand {
-    /// The HAR document of the transactions matching `query`, each redacted with `redactor` when one is given
-    /// (`--config`); `TransactionStore.exportHAR(matching:)` otherwise.
+    /// The HAR document of the transactions matching `query`, oldest first, each redacted with `redactor` when one
+    /// is given (`--config`); `TransactionStore.exportHAR(matching:)` otherwise.
     static func exportHAR(
         _ store: TransactionStore,
         matching query: StoreQuery,
@@ -26,6 +26,6 @@ extension QueryCommand {
     ) async throws(StoreError) -> HARDocument {
         guard let redactor else { return try await store.exportHAR(matching: query) }
         let transactions = try await store.transactions(matching: query, includingBodies: true)
-        return HARDocument(transactions: transactions.map { redactor.redact(transaction: $0).value })
+        return HARDocument(transactions: transactions.reversed().map { redactor.redact(transaction: $0).value })
     }
 }

@@ -6,7 +6,8 @@ import NetTapStore
 /// `nettap query STORE [filters] [--har OUT]`: lists, or exports as HAR, the transactions of a NetTap SQLite store.
 ///
 /// Opens the store read-only (an app may be writing it at the same time). Filters combine with AND and map to
-/// `StoreQuery`; results come newest first.
+/// `StoreQuery`; the table lists transactions newest first, a HAR export (`--har`) oldest first, as HAR 1.2
+/// prefers. When `--answered-by` names nothing the store holds, a line on standard error lists the names it has.
 ///
 /// Exit codes: 0 done, 1 the store is missing, damaged, not a NetTap store or of a newer schema (the line names
 /// the file), or OUT cannot be written; 2 usage error (a malformed filter names the option).
@@ -17,7 +18,11 @@ public struct QueryCommand: Command {
         summary: "Lists or exports the transactions of a NetTap SQLite store, filtered by time, host, status and more.",
         positionals: [PositionalSpec(name: "STORE", help: "The store file a TransactionStore wrote.")],
         options: [
-            OptionSpec(names: ["--host"], valueName: "HOST", help: "An exact host, or *.example.com for subdomains."),
+            OptionSpec(
+                names: ["--host"],
+                valueName: "HOST",
+                help: "An exact host, or *.example.com for subdomains; HOST:PORT (as stats prints) for one port."
+            ),
             OptionSpec(names: ["--method"], valueName: "METHOD", help: "A request method, such as GET."),
             OptionSpec(names: ["--status"], valueName: "CLASS", help: "1xx, 2xx, 3xx, 4xx, 5xx or failed."),
             OptionSpec(names: ["--path"], valueName: "TEXT", help: "Text the URL path contains (case-sensitive)."),
@@ -26,12 +31,16 @@ public struct QueryCommand: Command {
                 valueName: "ISO8601",
                 help: "Started at or after, e.g. 2025-06-01 or 2025-06-01T12:00:00Z."
             ),
-            OptionSpec(names: ["--until"], valueName: "ISO8601", help: "Started before this date and time."),
+            OptionSpec(
+                names: ["--until"],
+                valueName: "ISO8601",
+                help: "Started before this date and time; a date alone includes that whole day (UTC)."
+            ),
             OptionSpec(names: ["--finding"], help: "Only transactions with at least one finding."),
             OptionSpec(
                 names: ["--answered-by"],
                 valueName: "NAME",
-                help: "Who answered: network, passthrough, mock, cassette, files, cache…"
+                help: "Who answered: network, mock (alias stub), cassette, files (alias file), cache, a handler…"
             ),
             OptionSpec(
                 names: ["--limit"],
@@ -41,12 +50,21 @@ public struct QueryCommand: Command {
             OptionSpec(
                 names: ["--har"],
                 valueName: "OUT",
-                help: "Writes the matching transactions, with bodies, as a HAR 1.2 file instead of listing them."
+                help: "Writes the matching transactions, with bodies, oldest first, as a HAR 1.2 file instead."
             ),
         ],
         discussion: """
-            The table shows each transaction's start (UTC), method, status ("-" without a response, with the
-            error code for failures), duration in milliseconds, who answered, its number of findings and URL.
+            The table lists transactions newest first (--har writes them oldest first, as HAR 1.2 prefers;
+            with --limit, the newest N). It shows each transaction's start (UTC), method, status (the HTTP
+            status; without a response, the state and error code, as in "failed -1004" or "cancelled -999";
+            "-" when neither is known), duration in milliseconds, who answered, its number of findings and URL.
+
+            Dates are ISO 8601 in UTC unless they carry an offset. A date alone is midnight for --since and the
+            end of that day for --until, so --since 2025-06-01 --until 2025-06-01 is that one day.
+
+            --answered-by takes the names NetTap records: network, mock (stubs; alias stub), cassette,
+            files (alias file), cache, integrity, shaping, or a custom handler's name. When the name matches
+            nothing in the store, standard error lists the names it holds.
 
             Exit codes: 0 success, 1 unreadable store or unwritable OUT, 2 usage error.
             """
@@ -84,8 +102,20 @@ public struct QueryCommand: Command {
                 )
             }
         }
-        query.since = try Self.date(arguments.value("--since"), option: "--since")
-        query.until = try Self.date(arguments.value("--until"), option: "--until")
+        let sinceText = arguments.value("--since")
+        let untilText = arguments.value("--until")
+        query.since = try Self.date(sinceText, option: "--since")?.date
+        if let until = try Self.date(untilText, option: "--until") {
+            // A date alone means that whole day: before the next midnight.
+            query.until = until.isDateOnly ? until.date.addingTimeInterval(86_400) : until.date
+        }
+        if let since = query.since, let until = query.until, let sinceText, let untilText, until <= since {
+            throw CLIError.usage(
+                command: "query",
+                input: "--until \(Formatting.quoted(untilText))",
+                message: "is not after --since \(Formatting.quoted(sinceText)), so nothing can match"
+            )
+        }
         if let text = arguments.value("--limit") {
             guard let limit = Int(text), limit >= 0 else {
                 throw CLIError.usage(
@@ -139,6 +169,9 @@ public struct QueryCommand: Command {
             unlimited.limit = nil
             unlimited.offset = 0
             let total = try await store.count(matching: unlimited)
+            if total == 0, let name = query.answeredBy {
+                try await Self.warnUnknownAnsweredBy(name, in: store, environment: environment)
+            }
             let stored = try await store.transactions(matching: query)
             let transactions =
                 environment.configuredRedactor.map { redactor in
@@ -217,15 +250,31 @@ public struct QueryCommand: Command {
         [error.input, error.message].compactMap { $0 }.joined(separator: ": ")
     }
 
-    /// Parses `--since`/`--until`: an RFC 3339 date and time (with or without fractional seconds), or a date.
-    private static func date(_ text: String?, option: String) throws(CLIError) -> Date? {
+    /// Prints on standard error, when no stored transaction was answered by `name` (or what it is an alias for),
+    /// the names the store does hold.
+    private static func warnUnknownAnsweredBy(
+        _ name: String,
+        in store: TransactionStore,
+        environment: CommandEnvironment
+    ) async throws(StoreError) {
+        let names = try await store.answeredByNames()
+        guard Set(StoreQuery.answeredByNames(matching: name)).isDisjoint(with: names) else { return }
+        let held = names.isEmpty ? "it holds no transactions" : "names in this store: " + names.joined(separator: ", ")
+        environment.standardError.write(
+            "nettap query: --answered-by \(Formatting.quoted(name)) matches no transaction; \(held)\n"
+        )
+    }
+
+    /// Parses `--since`/`--until`: an RFC 3339 date and time (with or without fractional seconds), or a date
+    /// (midnight UTC, with `isDateOnly` set).
+    private static func date(_ text: String?, option: String) throws(CLIError) -> (date: Date, isDateOnly: Bool)? {
         guard let text else { return nil }
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [
             [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
         ] {
             formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return date }
+            if let date = formatter.date(from: text) { return (date, options == [.withFullDate]) }
         }
         throw CLIError.usage(
             command: "query",

@@ -134,6 +134,28 @@ final class Database {
         }
     }
 
+    /// Copies the write-ahead log into the database file and empties the log, without waiting for anyone.
+    ///
+    /// Runs `sqlite3_wal_checkpoint_v2` in `SQLITE_CHECKPOINT_TRUNCATE` mode with the busy timeout set to 0 for
+    /// the call: when another connection reads an older snapshot or holds the write lock, SQLite copies what it
+    /// can (as `PASSIVE` would), leaves the log in place and this returns `false` instead of blocking.
+    /// - Parameter busyTimeoutMilliseconds: The busy timeout to restore after the call, in milliseconds.
+    /// - Returns: `true` when the whole log was copied and the `-wal` file truncated to 0 bytes.
+    /// - Throws: ``SQLiteError`` for a failure other than `SQLITE_BUSY`/`SQLITE_LOCKED`.
+    @discardableResult
+    func checkpointWithoutWaiting(busyTimeoutMilliseconds: Int32) throws(SQLiteError) -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        var logFrames: Int32 = 0
+        var copiedFrames: Int32 = 0
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &copiedFrames)
+        switch status & 0xFF {
+        case SQLITE_OK: return true
+        case SQLITE_BUSY, SQLITE_LOCKED: return false
+        default: throw error(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
     /// The rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -99,12 +99,15 @@ enum Schema {
         }
         guard version < currentVersion else { return }
         guard isWritable else {
-            let what = version == 0 ? "an empty database" : "schema version \(version)"
+            let fileName = URL(fileURLWithPath: file).lastPathComponent
             throw StoreError(
                 code: .notAStore,
                 file: file,
-                message: "not a NetTap store this version can read: \(what); open it read-write to create "
-                    + "or migrate it"
+                message: version == 0
+                    ? "not a NetTap store: an empty SQLite database (a store copied without its \(fileName)-wal "
+                        + "file may have left its transactions there: copy both files, or flush the store first)"
+                    : "not a NetTap store this version can read: schema version \(version); open it read-write "
+                        + "(TransactionStore(url:)) to migrate it"
             )
         }
         for index in Int(version)..<migrations.count {

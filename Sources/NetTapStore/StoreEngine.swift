@@ -22,6 +22,10 @@ final class StoreEngine {
     private let decoder = JSONDecoder()
     private var insertTransaction: Statement?
     private var insertBody: Statement?
+    private let isWritable: Bool
+
+    /// How long a statement waits for another connection's lock (`PRAGMA busy_timeout`), in milliseconds.
+    private static let busyTimeoutMilliseconds: Int32 = 5000
 
     /// Opens (and in read-write mode creates and migrates) the store at `url`.
     ///
@@ -36,6 +40,7 @@ final class StoreEngine {
         file = path
         self.limits = limits
         self.now = now
+        self.isWritable = isWritable
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue {
@@ -45,9 +50,18 @@ final class StoreEngine {
             guard isWritable else { throw StoreError(code: .missingFile, file: path, message: "no such file") }
             try Self.createPrivateFile(path)
         }
+        // SQLite gives the -wal and -shm files it creates the main file's mode; a read-only open of a file that
+        // is not private (a copy made with cp) must still leave only private side files behind.
+        let sideFiles = [path + "-wal", path + "-shm"]
+        let sideFilesBefore = Set(sideFiles.filter { FileManager.default.fileExists(atPath: $0) })
+        defer {
+            for sideFile in sideFiles where isWritable || !sideFilesBefore.contains(sideFile) {
+                Self.makePrivate(sideFile)
+            }
+        }
         do {
             database = try Database(path: path, access: isWritable ? .readWrite : .readOnly)
-            try database.execute("PRAGMA busy_timeout = 5000")
+            try database.execute("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
             if isWritable {
                 // auto_vacuum must be chosen before the first table exists; on an older file it changes nothing.
                 try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
@@ -60,13 +74,15 @@ final class StoreEngine {
                     )
                 }
                 try database.execute("PRAGMA synchronous = NORMAL")
+                // The log is folded back after idle flushes (see checkpointWhenIdle()); these bound it in between:
+                // SQLite checkpoints by itself after `wal_autocheckpoint` pages and truncates the file it reuses to
+                // `journal_size_limit` bytes.
+                let logLimit = Self.logByteLimit(for: limits)
+                try database.execute("PRAGMA journal_size_limit = \(logLimit)")
+                try database.execute("PRAGMA wal_autocheckpoint = \(max(16, logLimit / 4096))")
             }
             try database.execute("PRAGMA foreign_keys = ON")
             try Schema.prepare(database, file: path, isWritable: isWritable)
-            if isWritable {
-                Self.makePrivate(path + "-wal")
-                Self.makePrivate(path + "-shm")
-            }
         } catch {
             throw StoreError.wrapping(error, file: path, code: .cannotOpen)
         }
@@ -82,6 +98,17 @@ final class StoreEngine {
         let code = errno
         guard code != EEXIST else { return }
         throw StoreError(code: .cannotOpen, file: path, message: "cannot create: \(String(cString: strerror(code)))")
+    }
+
+    /// The most bytes the write-ahead log keeps between checkpoints: a quarter of the size limit, from 64 KiB to
+    /// 4 MiB.
+    static func logByteLimit(for limits: StoreLimits) -> Int64 {
+        min(4 * 1024 * 1024, max(64 * 1024, limits.totalByteLimit / 4))
+    }
+
+    /// Folds the write-ahead log into the file when the connection closes (SQLite then deletes the `-wal`).
+    deinit {
+        if isWritable { _ = try? database.checkpointWithoutWaiting(busyTimeoutMilliseconds: 0) }
     }
 
     /// Sets mode 0600 on one of SQLite's side files (`-wal`, `-shm`) when it exists.
@@ -220,17 +247,41 @@ final class StoreEngine {
 
     // MARK: Limits
 
-    /// Bytes of database pages in use: (`page_count` − `freelist_count`) × `page_size`.
+    /// Bytes in use: database pages in use, (`page_count` − `freelist_count`) × `page_size`, plus the size of the
+    /// `-wal` file.
     func usedByteCount() throws(SQLiteError) -> Int64 {
+        try pageByteCount() + logByteCount()
+    }
+
+    /// Bytes of database pages in use: (`page_count` − `freelist_count`) × `page_size`.
+    private func pageByteCount() throws(SQLiteError) -> Int64 {
         let pages = try database.integer("PRAGMA page_count") ?? 0
         let free = try database.integer("PRAGMA freelist_count") ?? 0
         let size = try database.integer("PRAGMA page_size") ?? 0
         return (pages - free) * size
     }
 
+    /// The size of the `-wal` file in bytes, 0 when there is none.
+    private func logByteCount() -> Int64 {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file + "-wal")
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Folds the write-ahead log into the file and truncates it, unless a reader or another writer is busy.
+    ///
+    /// Called when the writer has nothing left to write, so the `.sqlite` file holds every committed transaction
+    /// on its own (a copy of it alone is complete) and the `-wal` file does not grow with the store's history.
+    /// - Throws: ``SQLiteError`` for a failure other than another connection being busy.
+    func checkpointWhenIdle() throws(SQLiteError) {
+        guard isWritable else { return }
+        try database.checkpointWithoutWaiting(busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
+    }
+
     /// Removes transactions older than the age limit, then the oldest until the store is under 90 % of the size
     /// limit when it is over it; removes the bodies left unreferenced and shrinks the file.
     ///
+    /// The size counts the `-wal` file: when it puts the store over the limit, the log is checkpointed first, and
+    /// again after removing transactions (removal itself writes to the log).
     /// - Throws: ``SQLiteError``.
     func enforceLimits() throws {
         var didDelete = false
@@ -242,8 +293,9 @@ final class StoreEngine {
                 try deleteUnreferencedBodies(hashes)
             }
         }
-        var used = try usedByteCount()
-        if used > limits.totalByteLimit {
+        if try usedByteCount() > limits.totalByteLimit { try checkpointWhenIdle() }
+        var used = try pageByteCount()
+        if used + logByteCount() > limits.totalByteLimit {
             let target = limits.totalByteLimit / 10 * 9
             while used > target {
                 let count = try database.integer("SELECT count(*) FROM transactions") ?? 0
@@ -258,10 +310,12 @@ final class StoreEngine {
                     try deleteUnreferencedBodies(hashes)
                 }
                 didDelete = true
-                used = try usedByteCount()
+                used = try pageByteCount()
             }
         }
-        if didDelete { try database.execute("PRAGMA incremental_vacuum") }
+        guard didDelete else { return }
+        try database.execute("PRAGMA incremental_vacuum")
+        if logByteCount() > 0 { try checkpointWhenIdle() }
     }
 
     // MARK: Reading
@@ -310,6 +364,16 @@ final class StoreEngine {
         }
     }
 
+    /// The distinct `answered_by` values, sorted.
+    func answeredByNames() throws(StoreError) -> [String] {
+        try reading { () throws -> [String] in
+            let statement = try database.prepare("SELECT DISTINCT answered_by FROM transactions ORDER BY 1")
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(0) ?? "") }
+            return names
+        }
+    }
+
     /// One transaction with its bodies, or `nil` when not stored.
     func transaction(id: UUID) throws(StoreError) -> Transaction? {
         try reading { () throws -> Transaction? in
@@ -347,7 +411,7 @@ final class StoreEngine {
         }
     }
 
-    /// Writes the log into the file and truncates it (`PRAGMA wal_checkpoint(TRUNCATE)`).
+    /// Writes the log into the file and truncates it (`PRAGMA wal_checkpoint(TRUNCATE)`), waiting for readers.
     func checkpoint() throws(StoreError) {
         try reading { () throws in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }

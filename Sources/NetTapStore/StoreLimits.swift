@@ -10,11 +10,12 @@ import Foundation
 /// let limits = StoreLimits(totalByteLimit: 64 << 20, maximumAge: .seconds(3 * 86_400))
 /// ```
 public struct StoreLimits: Sendable, Hashable {
-    /// The most bytes of database pages in use (`page_count − freelist_count` × `page_size`); 256 MiB by default.
+    /// The most bytes the store may use: database pages in use (`page_count − freelist_count` × `page_size`)
+    /// plus the write-ahead log (`-wal` file); 256 MiB by default.
     ///
-    /// When passed, the oldest transactions are removed until the store is under 90 % of it, so removal does not
-    /// run after every batch. The write-ahead log (`-wal` file) is not counted; SQLite folds it back into the
-    /// file at checkpoints.
+    /// When passed, the log is folded back into the file first; if the pages alone are still over it, the oldest
+    /// transactions are removed until they are under 90 % of it, so removal does not run after every batch. The
+    /// log is kept to a quarter of this limit (64 KiB to 4 MiB) between checkpoints (`journal_size_limit`).
     public var totalByteLimit: Int64
     /// The most bytes kept of one request or response body; 1 MiB by default.
     ///
@@ -31,7 +32,7 @@ public struct StoreLimits: Sendable, Hashable {
     /// Creates limits.
     ///
     /// - Parameters:
-    ///   - totalByteLimit: The most bytes of database pages in use; 256 MiB by default.
+    ///   - totalByteLimit: The most bytes of database pages in use plus the `-wal` file; 256 MiB by default.
     ///   - bodyByteLimit: The most bytes kept per body; 1 MiB by default.
     ///   - maximumAge: How long transactions are kept, or `nil` for no age limit; 14 days by default.
     public init(

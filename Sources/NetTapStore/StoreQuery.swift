@@ -49,7 +49,12 @@ public struct StoreQuery: Sendable, Hashable {
     /// Transactions that started before this date.
     public var until: Date?
     /// A host name (any case): `api.example.com` matches exactly, `*.example.com` matches its subdomains
-    /// (not `example.com` itself).
+    /// (not `example.com` itself), on any port.
+    ///
+    /// With a port, as `nettap stats` prints hosts on non-default ports, only that port matches:
+    /// `localhost:8080`, `*.example.com:8443`, `[::1]:8080`. A URL without a port is on its scheme's default
+    /// port (80 for `http` and `ws`, 443 for `https` and `wss`), so `example.com:443` matches
+    /// `https://example.com/`.
     public var host: String?
     /// A request method, compared in upper case (`get` matches `GET`).
     public var method: String?
@@ -59,8 +64,12 @@ public struct StoreQuery: Sendable, Hashable {
     public var pathContains: String?
     /// `true` for transactions with at least one `Finding`, `false` for those without.
     public var hasFinding: Bool?
-    /// Who answered (`Transaction.answeredBy`): `network`, `passthrough`, or a handler's name such as
-    /// `mock`, `cassette`, `files` or `cache`.
+    /// Who answered (`Transaction.answeredBy`), compared exactly: `network`, `passthrough`, or a handler's name
+    /// such as `mock`, `cassette`, `files`, `cache`, `integrity`, `shaping` or a custom handler's name.
+    ///
+    /// The aliases in ``answeredByAliases`` match the name they stand for too: `stub` matches `mock` (the
+    /// name stubs record), `file` matches `files`. ``TransactionStore/answeredByNames()`` lists the names a
+    /// store holds.
     public var answeredBy: String?
     /// The most transactions to return, or `nil` for all.
     public var limit: Int?
@@ -107,6 +116,19 @@ public struct StoreQuery: Sendable, Hashable {
     /// Every transaction, newest first.
     public static let all = StoreQuery()
 
+    /// Other words for the names NetTap records in `Transaction.answeredBy`: `stub` → `mock`, `file` → `files`.
+    ///
+    /// An ``answeredBy`` filter set to an alias matches the alias itself and the name it stands for.
+    public static let answeredByAliases: [String: String] = ["stub": "mock", "file": "files"]
+
+    /// The names an ``answeredBy`` filter of `name` matches: the name, and the name it is an alias for.
+    ///
+    /// - Parameter name: The filter's text, for example `stub`.
+    /// - Returns: The names, for example `["stub", "mock"]`.
+    public static func answeredByNames(matching name: String) -> [String] {
+        [name] + (answeredByAliases[name].map { [$0] } ?? [])
+    }
+
     /// Checks every filter without running the query.
     ///
     /// - Throws: ``StoreError`` `.invalidQuery` naming the argument, as a query would.
@@ -130,7 +152,7 @@ public struct StoreQuery: Sendable, Hashable {
             values.append(.real(until.timeIntervalSince1970))
         }
         if let host {
-            let pattern = host.lowercased()
+            let (pattern, port) = try Self.splitPort(host)
             if pattern.hasPrefix("*.") {
                 let suffix = String(pattern.dropFirst(1))
                 guard suffix.count > 1, !suffix.contains("*") else {
@@ -144,6 +166,13 @@ public struct StoreQuery: Sendable, Hashable {
                 }
                 conditions.append("host = ?")
                 values.append(.text(pattern))
+            }
+            if let port {
+                conditions.append(
+                    "coalesce(port, CASE scheme WHEN 'http' THEN 80 WHEN 'ws' THEN 80 WHEN 'https' THEN 443 "
+                        + "WHEN 'wss' THEN 443 END) = ?"
+                )
+                values.append(.integer(Int64(port)))
             }
         }
         if let method {
@@ -172,16 +201,42 @@ public struct StoreQuery: Sendable, Hashable {
         case nil: break
         }
         if let answeredBy {
-            conditions.append("answered_by = ?")
-            values.append(.text(answeredBy))
+            let names = Self.answeredByNames(matching: answeredBy)
+            conditions.append("answered_by IN (\(names.map { _ in "?" }.joined(separator: ", ")))")
+            values += names.map { .text($0) }
         }
         if let limit, limit < 0 { throw Self.invalid("limit", "\(limit)", "must be a whole number >= 0") }
         if offset < 0 { throw Self.invalid("offset", "\(offset)", "must be a whole number >= 0") }
         if let since, let until, until < since {
-            throw Self.invalid("until", "\(until)", "is before since (\(since))")
+            let formatter = ISO8601DateFormatter()
+            throw Self.invalid(
+                "until",
+                formatter.string(from: until),
+                "is before since (\(formatter.string(from: since)))"
+            )
         }
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, values)
+    }
+
+    /// Splits `host:port` (or `[v6]:port`) into the lower-cased host pattern and the port.
+    private static func splitPort(_ host: String) throws(StoreError) -> (pattern: String, port: Int?) {
+        let text = host.lowercased()
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            let address = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            if rest.isEmpty { return (address, nil) }
+            guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()), (1...65_535).contains(port) else {
+                throw invalid("host", host, "must look like [::1] or [::1]:8080")
+            }
+            return (address, port)
+        }
+        // More than one colon without brackets is an IPv6 address on any port.
+        guard let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon else { return (text, nil) }
+        guard let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else {
+            throw invalid("host", host, "the port after ':' must be a number from 1 to 65535")
+        }
+        return (String(text[..<colon]), port)
     }
 
     private static func invalid(_ name: String, _ value: String, _ message: String) -> StoreError {

@@ -15,7 +15,9 @@ struct PendingWrites {
 
 /// The one writer of a store: serializes batch writes, limits and queries on its connection.
 actor StoreWriter {
-    private let engine: StoreEngine
+    /// The connection's owner. `nonisolated(unsafe)` only so that `deinit`, which runs with exclusive access
+    /// wherever the last reference is released, can write and close synchronously; every other use is isolated.
+    private nonisolated(unsafe) let engine: StoreEngine
     private let pending: Locked<PendingWrites>
 
     /// Creates the writer around an opened engine.
@@ -34,12 +36,30 @@ actor StoreWriter {
         self.pending = pending
     }
 
-    /// Writes everything recorded so far.
+    /// Writes what is still buffered, then closes the connection (the engine folds the log back on close).
+    ///
+    /// Runs when the ``TransactionStore`` is released and no write is on its way (a timed write holds the writer
+    /// weakly, so it does not keep the connection open), before the release returns.
+    deinit {
+        let batch = pending.withLock { state -> [Transaction] in
+            defer { state.buffer = [] }
+            return state.buffer
+        }
+        do {
+            try engine.write(batch)
+        } catch {
+            FileHandle.standardError.write(Data("NetTap store: cannot write captures: \(error)\n".utf8))
+        }
+    }
+
+    /// Writes everything recorded so far, then folds the write-ahead log into the file when nothing more is waiting.
     ///
     /// Runs without suspending, so when it returns every transaction recorded before the call is written (or its
     /// failure thrown).
+    /// - Parameter isCheckpointForced: `true` (for ``TransactionStore/flush()``) checkpoints even when other
+    ///   transactions were recorded meanwhile or nothing was written.
     /// - Throws: ``StoreError``; the batch that failed is dropped.
-    func drain() throws(StoreError) {
+    func drain(isCheckpointForced: Bool = true) throws(StoreError) {
         let batch = pending.withLock { state -> [Transaction] in
             let batch = state.buffer
             state.buffer = []
@@ -48,13 +68,20 @@ actor StoreWriter {
             return batch
         }
         try engine.write(batch)
+        let isIdle = pending.withLock { $0.buffer.isEmpty }
+        guard isCheckpointForced || isIdle && !batch.isEmpty else { return }
+        do {
+            try engine.checkpointWhenIdle()
+        } catch {
+            throw StoreError.sqlite(error, file: engine.file)
+        }
     }
 
     /// Writes everything recorded so far, keeping a failure for the next ``TransactionStore/flush()`` and printing
     /// one line on standard error the first time.
     func drainInBackground() {
         do {
-            try drain()
+            try drain(isCheckpointForced: false)
         } catch {
             let isFirst = pending.withLock { state -> Bool in
                 defer { state.failure = error }
@@ -73,6 +100,9 @@ actor StoreWriter {
 
     /// See ``StoreEngine/count(matching:)``.
     func count(matching query: StoreQuery) throws(StoreError) -> Int { try engine.count(matching: query) }
+
+    /// See ``StoreEngine/answeredByNames()``.
+    func answeredByNames() throws(StoreError) -> [String] { try engine.answeredByNames() }
 
     /// See ``StoreEngine/transaction(id:)``.
     func transaction(id: UUID) throws(StoreError) -> Transaction? { try engine.transaction(id: id) }

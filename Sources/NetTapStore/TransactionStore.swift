@@ -20,7 +20,10 @@ import NetTapHAR
 ///
 /// The file: SQLite in write-ahead-log mode (`journal_mode=WAL`, `synchronous=NORMAL`), created with mode 0600
 /// (the `-wal` and `-shm` files too). A committed batch survives the process being killed at any moment; a
-/// power loss may lose the last batches but never corrupts the file. The schema version is in
+/// power loss may lose the last batches but never corrupts the file. Whenever the writer has nothing left to
+/// write, and at every ``flush()``, the log is folded back into the file, so the `.sqlite` file alone holds every
+/// flushed transaction (it can be copied without its `-wal`); releasing the store writes what is still
+/// buffered, closes the connection and so removes the `-wal` and `-shm` files. The schema version is in
 /// `PRAGMA user_version` and older files are migrated when opened for writing. Bodies live in their own table,
 /// once per distinct content (SHA-256), so listing stays fast and repeated responses cost nothing.
 ///
@@ -113,15 +116,19 @@ public final class TransactionStore: TransactionObserver, Sendable {
             Task { await writer.drainInBackground() }
         case .timer:
             let interval = flushInterval
-            Task {
+            Task { [weak writer] in
                 try? await Task.sleep(for: interval)
-                await writer.drainInBackground()
+                await writer?.drainInBackground()
             }
         }
     }
 
-    /// Writes every transaction recorded so far and waits until it is committed.
+    /// Writes every transaction recorded so far and waits until it is committed and in the `.sqlite` file.
     ///
+    /// After the write, the write-ahead log is folded into the file and truncated
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`), so a copy of the `.sqlite` file alone holds every flushed transaction.
+    /// When another process is reading an older snapshot at that moment, the checkpoint copies what it can without
+    /// waiting; the rest stays in the `-wal` file (still safe, and read by every connection) until the next one.
     /// - Throws: ``StoreError`` when this write, or a background write since the last `flush()`, failed
     ///   (transactions of a failed batch are not kept).
     public func flush() async throws(StoreError) {
@@ -161,6 +168,16 @@ public final class TransactionStore: TransactionObserver, Sendable {
         try await writer.count(matching: query)
     }
 
+    /// The distinct `Transaction.answeredBy` names of the stored transactions, sorted.
+    ///
+    /// Tools use it to say which names exist when an ``StoreQuery/answeredBy`` filter matches nothing.
+    /// - Returns: The names, for example `["cache", "mock", "network"]`.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    /// - Complexity: O(d log n) for d distinct names (an index scan).
+    public func answeredByNames() async throws(StoreError) -> [String] {
+        try await writer.answeredByNames()
+    }
+
     /// One stored transaction with its bodies.
     ///
     /// - Parameter id: The transaction's identifier.
@@ -170,18 +187,22 @@ public final class TransactionStore: TransactionObserver, Sendable {
         try await writer.transaction(id: id)
     }
 
-    /// A HAR 1.2 document of the transactions matching `query`, with their stored bodies, newest first.
+    /// A HAR 1.2 document of the transactions matching `query`, with their stored bodies, oldest first.
     ///
+    /// HAR 1.2 prefers entries sorted by `startedDateTime`, oldest first. With a ``StoreQuery/limit``, the query
+    /// still selects the newest transactions (as ``transactions(matching:includingBodies:)`` does); the
+    /// document lists those oldest first.
     /// - Parameter query: The filters; every transaction by default.
     /// - Returns: The document (entries as `HARDocument.init(transactions:creator:)` makes them).
     /// - Throws: ``StoreError`` as ``transactions(matching:includingBodies:)`` does.
     public func exportHAR(matching query: StoreQuery = .all) async throws(StoreError) -> HARDocument {
-        HARDocument(transactions: try await transactions(matching: query, includingBodies: true))
+        HARDocument(transactions: try await transactions(matching: query, includingBodies: true).reversed())
     }
 
-    /// Bytes of database pages in use, the figure ``StoreLimits/totalByteLimit`` limits.
+    /// Bytes the store uses, the figure ``StoreLimits/totalByteLimit`` limits.
     ///
-    /// - Returns: (`page_count` − `freelist_count`) × `page_size`, in bytes.
+    /// - Returns: Database pages in use, (`page_count` − `freelist_count`) × `page_size`, plus the size of the
+    ///   `-wal` file, in bytes.
     /// - Throws: ``StoreError`` when the store cannot be read.
     public func usedByteCount() async throws(StoreError) -> Int64 {
         try await writer.usedByteCount()

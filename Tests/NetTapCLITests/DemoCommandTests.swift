@@ -301,6 +301,10 @@ struct DemoCommandTests {
         #expect(try await store.count(matching: StoreQuery(hasFinding: true)) == 6)
         #expect(Set(stored.map(\.answeredBy)) == ["demo.har", "mock", "cassette", "files", "integrity"])
         #expect(try await store.integrityCheck() == ["ok"])
+        // The demo flushed with a checkpoint: the .sqlite file alone, copied without its -wal, is complete.
+        let copy = try makeTemporaryDirectory().appendingPathComponent("copy.sqlite")
+        try FileManager.default.copyItem(at: storeURL, to: copy)
+        #expect(try await TransactionStore(url: copy, mode: .readOnly).count() == 35)
 
         let html = try String(contentsOf: reportURL, encoding: .utf8)
         #expect(html.contains(#"data-redacted="true""#))

@@ -3,6 +3,7 @@ import NetTapCLI
 import NetTapCore
 import NetTapHAR
 import NetTapStore
+import NetTapTestSupport
 import Testing
 
 /// A store file in a fresh directory with three transactions: a 200 and a 503 on api.example.com (the 503 with a
@@ -87,8 +88,9 @@ struct QueryCommandTests {
         #expect(run.exitCode == .success)
         #expect(run.standardOutput == "wrote 2 entries to out.har\n")
         let document = try HARDocument.load(contentsOf: directory.appendingPathComponent("out.har"))
-        #expect(document.transactions().map(\.id) == [transactions[1].id, transactions[0].id])
-        #expect(document.log.entries.last?.response.content.text == "body of https://api.example.com/v1/users")
+        // Oldest first, as HAR 1.2 prefers (the table lists newest first).
+        #expect(document.transactions().map(\.id) == [transactions[0].id, transactions[1].id])
+        #expect(document.log.entries.first?.response.content.text == "body of https://api.example.com/v1/users")
     }
 
     @Test("a malformed filter is a usage error naming the option")
@@ -131,5 +133,200 @@ struct QueryCommandTests {
         let json = await runCLI(["report", "captures.sqlite", "--json"], workingDirectory: directory)
         let object = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any])
         #expect(object["entryCount"] as? Int == 3)
+    }
+
+    @Test("--answered-by accepts stub and file for mock and files, and names the store's names when none match")
+    func answeredByAliases() async throws {
+        let (directory, _) = try await makeStore()
+        let stub = await runCLI(["query", "captures.sqlite", "--answered-by", "stub"], workingDirectory: directory)
+        #expect(stub.exitCode == .success)
+        #expect(stub.standardOutput.hasPrefix("captures.sqlite: 1 matching transaction\n"))
+        #expect(stub.standardOutput.contains("https://api.example.com/v1/orders"))
+        #expect(stub.standardError.isEmpty)
+
+        let file = await runCLI(["query", "captures.sqlite", "--answered-by", "file"], workingDirectory: directory)
+        #expect(file.exitCode == .success)
+        #expect(file.standardOutput == "captures.sqlite: 0 matching transactions\n")
+        #expect(
+            file.standardError
+                == "nettap query: --answered-by \"file\" matches no transaction; names in this store: mock, network\n"
+        )
+
+        // A name the store has, filtered away by another option, gives no hint.
+        let filtered = await runCLI(
+            ["query", "captures.sqlite", "--answered-by", "mock", "--status", "2xx"],
+            workingDirectory: directory
+        )
+        #expect(filtered.standardOutput == "captures.sqlite: 0 matching transactions\n")
+        #expect(filtered.standardError.isEmpty)
+    }
+
+    @Test("--host HOST:PORT matches that port only; a plain host matches every port")
+    func hostWithPort() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try TransactionStore(url: directory.appendingPathComponent("ports.sqlite"))
+        let urls = ["http://localhost:1000/a", "http://localhost:2000/b", "http://localhost/c", "https://localhost/d"]
+        for (index, url) in urls.enumerated() {
+            let address = try #require(URL(string: url))
+            store.record(
+                Transaction(
+                    request: CapturedRequest(method: "GET", url: address, headers: [:]),
+                    response: CapturedResponse(statusCode: 200, headers: [:], url: address),
+                    timings: Timings(startDate: Date(timeIntervalSinceNow: Double(index)), end: 1),
+                    state: .completed
+                )
+            )
+        }
+        try await store.flush()
+        func paths(_ host: String) async -> [String] {
+            let run = await runCLI(["query", "ports.sqlite", "--host", host], workingDirectory: directory)
+            #expect(run.exitCode == .success, "\(run.standardError)")
+            return run.standardOutput.split(separator: "\n").dropFirst(2)
+                .compactMap { $0.split(separator: " ").last?.split(separator: "/").last }.map(String.init).sorted()
+        }
+        #expect(await paths("localhost:1000") == ["a"])
+        #expect(await paths("LOCALHOST:2000") == ["b"])
+        #expect(await paths("localhost:80") == ["c"])
+        #expect(await paths("localhost:443") == ["d"])
+        #expect(await paths("localhost") == ["a", "b", "c", "d"])
+        let bad = await runCLI(["query", "ports.sqlite", "--host", "localhost:http"], workingDirectory: directory)
+        #expect(bad.exitCode == .usage)
+        #expect(bad.standardError.hasPrefix("nettap: query: --host \"localhost:http\": the port after ':'"))
+    }
+
+    @Test("a date-only --until includes that whole day, and until before since echoes what was typed")
+    func dateOnlyUntil() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try TransactionStore(
+            url: directory.appendingPathComponent("days.sqlite"),
+            limits: StoreLimits(maximumAge: nil)
+        )
+        let noon = try #require(ISO8601DateFormatter().date(from: "2026-11-30T12:00:00Z"))
+        for (offset, path) in [(0.0, "noon"), (86_400.0, "next-day")] {
+            let address = try #require(URL(string: "https://api.example.com/\(path)"))
+            store.record(
+                Transaction(
+                    request: CapturedRequest(method: "GET", url: address, headers: [:]),
+                    response: CapturedResponse(statusCode: 200, headers: [:], url: address),
+                    timings: Timings(startDate: noon.addingTimeInterval(offset), end: 1),
+                    state: .completed
+                )
+            )
+        }
+        try await store.flush()
+        let day = await runCLI(
+            ["query", "days.sqlite", "--since", "2026-11-30", "--until", "2026-11-30"],
+            workingDirectory: directory
+        )
+        #expect(day.exitCode == .success, "\(day.standardError)")
+        #expect(day.standardOutput.hasPrefix("days.sqlite: 1 matching transaction\n"))
+        #expect(day.standardOutput.contains("https://api.example.com/noon"))
+
+        let reversed = await runCLI(
+            ["query", "days.sqlite", "--since", "2026-11-30", "--until", "2026-11-01"],
+            workingDirectory: directory
+        )
+        #expect(reversed.exitCode == .usage)
+        #expect(
+            reversed.standardError
+                == "nettap: query: --until \"2026-11-01\": is not after --since \"2026-11-30\", so nothing can match\n"
+        )
+    }
+
+    @Test("--help describes the status column as the table prints it, and the HAR order")
+    func helpMatchesOutput() async throws {
+        let (directory, _) = try await makeStore()
+        let help = await runCLI(["query", "--help"], workingDirectory: directory)
+        let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("the state and error code, as in \"failed -1004\""))
+        #expect(text.contains("--har writes them oldest first"))
+        #expect(text.contains("alias stub"))
+        let table = await runCLI(["query", "captures.sqlite", "--status", "failed"], workingDirectory: directory)
+        #expect(table.standardOutput.contains(" failed -1004 "))
+    }
+
+    @Test("an empty SQLite file says it is not a store and that the data may be in a -wal file left behind")
+    func emptyDatabase() async throws {
+        let directory = try makeTemporaryDirectory()
+        // SQLite reads a 0-byte file as an empty database (no tables, user_version 0).
+        try Data().write(to: directory.appendingPathComponent("blank.sqlite"))
+        let run = await runCLI(["query", "blank.sqlite"], workingDirectory: directory)
+        #expect(run.exitCode == .failure)
+        #expect(
+            run.standardError
+                == "nettap: query: blank.sqlite: not a NetTap store: an empty SQLite database (a store copied "
+                + "without its blank.sqlite-wal file may have left its transactions there: copy both files, or "
+                + "flush the store first)\n"
+        )
+        #expect(try Data(contentsOf: directory.appendingPathComponent("blank.sqlite")).isEmpty)
+    }
+
+    @Test("query --har of failed transactions passes har-check --strict with only the documented no-response rules")
+    func failedTransactionsHAR() async throws {
+        guard HARCheck.isAvailable else { return }
+        let (directory, _) = try await makeStore()
+        let run = await runCLI(["query", "captures.sqlite", "--har", "all.har"], workingDirectory: directory)
+        #expect(run.exitCode == .success)
+        let file = directory.appendingPathComponent("all.har")
+        let strict = try HARCheck.run(
+            ["--strict", "--allow", "status-zero", "--allow", "http-version-empty", file.path]
+        )
+        #expect(strict.status == 0, "\(strict.output)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let entries = try #require((json["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let failed = try #require(entries.last)
+        #expect((failed["response"] as? [String: Any])?["status"] as? Int == 0)
+        let record = try #require(failed["_netTap"] as? [String: Any])
+        #expect(record["state"] as? String == "failed")
+        #expect((record["error"] as? [String: Any])?["code"] as? Int == -1004)
+    }
+
+    @Test("query --har of a body the store truncated keeps its full size and says so, and passes --strict")
+    func truncatedBodyHAR() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try TransactionStore(
+            url: directory.appendingPathComponent("cap.sqlite"),
+            limits: StoreLimits(bodyByteLimit: 1024)
+        )
+        let address = try #require(URL(string: "https://api.example.com/big.txt"))
+        store.record(
+            Transaction(
+                request: CapturedRequest(method: "GET", url: address, headers: [:]),
+                response: CapturedResponse(
+                    statusCode: 200,
+                    headers: ["Content-Type": "text/plain"],
+                    url: address,
+                    body: CapturedBody(data: Data(repeating: UInt8(ascii: "x"), count: 3000))
+                ),
+                timings: Timings(startDate: Date(), end: 1),
+                state: .completed
+            )
+        )
+        try await store.flush()
+        let run = await runCLI(["query", "cap.sqlite", "--har", "cap.har"], workingDirectory: directory)
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        let file = directory.appendingPathComponent("cap.har")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let entries = try #require((json["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let response = try #require(entries.first?["response"] as? [String: Any])
+        let content = try #require(response["content"] as? [String: Any])
+        // As every NetTap HAR export writes a truncated body: the full size in bodySize and the comment,
+        // content.size the size of the text kept (har-check's content-size-mismatch rule).
+        #expect(response["bodySize"] as? Int == 3000)
+        #expect((content["text"] as? String)?.utf8.count == 1024)
+        #expect(content["size"] as? Int == 1024)
+        #expect(content["comment"] as? String == "body truncated: kept the first 1024 of 3000 bytes")
+        #expect(HARDocument.transactionsIfLoadable(file)?.first?.response?.body?.totalByteCount == 3000)
+        if HARCheck.isAvailable {
+            let strict = try HARCheck.run(["--strict", file.path])
+            #expect(strict.status == 0, "\(strict.output)")
+        }
+    }
+}
+
+extension HARDocument {
+    /// The transactions of the HAR file at `url`, or `nil` when it cannot be loaded.
+    fileprivate static func transactionsIfLoadable(_ url: URL) -> [Transaction]? {
+        (try? HARDocument.load(contentsOf: url))?.transactions()
     }
 }
