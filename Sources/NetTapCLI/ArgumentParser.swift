@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// The description of one option a command accepts: its names, whether it takes a value, and its help text.
 ///
@@ -112,8 +113,9 @@ public struct CommandSpec: Sendable, Hashable {
     public static let configOption = OptionSpec(
         names: ["--config"],
         valueName: "FILE",
-        help: "Applies a nettap.json (scope, capture, redaction, mocks, cassette, shaping, files, integrity, cache, "
-            + "audit, store) before running; 'nettap config check FILE' lists its errors."
+        help: "A nettap.json: fetch and demo apply every section (scope, capture, redaction, mocks, cassette, "
+            + "shaping, files, integrity, cache, audit, store); the other commands only read its redaction and "
+            + "create or change no file. 'nettap config check FILE' lists its errors."
     )
 
     /// The one-line usage, for example `nettap fetch URL [-X METHOD] [-H 'Name: value']...`.
@@ -190,7 +192,9 @@ public struct CommandSpec: Sendable, Hashable {
             }
             let (spelling, attached) = split(argument)
             guard let option = option(named: spelling) else {
-                throw usageError(argument: spelling, "unknown option")
+                let spellings = Set((options + [Self.configOption]).flatMap(\.names).filter { $0.hasPrefix("--") })
+                let hint = ConfigNode.suggestion(for: spelling, among: spellings).map { "; did you mean \($0)?" }
+                throw usageError(argument: spelling, "unknown option" + (hint ?? ""))
             }
             var value: String?
             if option.isFlag {

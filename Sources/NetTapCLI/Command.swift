@@ -27,15 +27,29 @@ public protocol Command: Sendable {
     /// - Throws: ``CLIError`` when the work fails; its ``CLIError/exitCode`` becomes the exit code.
     func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode
 
-    /// Whether `--config FILE` is loaded and applied to the interceptor before ``run(in:)``; `true` by default.
+    /// What the tool does with `--config FILE` before ``run(in:)``; ``ConfigurationUse/read`` by default.
     ///
-    /// A command that reads the file itself (`config check`) says `false`.
-    static var appliesConfiguration: Bool { get }
+    /// Only commands that send requests (`fetch`, `demo`) say ``ConfigurationUse/apply``: applying opens the
+    /// store, creates the cache folder and records the cassette.
+    static var configurationUse: ConfigurationUse { get }
 }
 
 extension Command {
-    /// `true`: `--config FILE` is applied before ``run(in:)``.
-    public static var appliesConfiguration: Bool { true }
+    /// ``ConfigurationUse/read``: `--config FILE` is read, not applied, so the command changes no file.
+    public static var configurationUse: ConfigurationUse { .read }
+}
+
+/// What the tool does with a command's `--config FILE`.
+public enum ConfigurationUse: Sendable, Hashable {
+    /// Nothing: the command reads the file itself (`config check`).
+    case none
+    /// Read it without side effects (no cache folder, store or cassette is created or opened) into
+    /// ``CommandEnvironment/configuration``; the command uses what it needs (its redaction). Its first error
+    /// fails the command.
+    case read
+    /// Read it and apply it to the interceptor (`NetTapConfiguration.apply(to:)`: scope, capture, handlers,
+    /// store), then flush the cassette and store after the command: for commands that send requests.
+    case apply
 }
 
 /// What a command runs with: its outputs, the interceptor it installs into sessions, and the directory that
@@ -49,12 +63,15 @@ public struct CommandEnvironment: Sendable {
     public var interceptor: Interceptor
     /// The directory relative file paths are resolved against.
     public var workingDirectory: URL
-    /// The `--config FILE` applied to ``interceptor`` before the command runs, or `nil` without `--config`.
+    /// The `--config FILE` applied to ``interceptor`` before the command runs (commands whose
+    /// ``Command/configurationUse`` is ``ConfigurationUse/apply``), or `nil`.
     public var appliedConfiguration: AppliedConfiguration?
+    /// The `--config FILE` as read (applied or not), or `nil` without `--config`.
+    public var configuration: NetTapConfiguration?
 
     /// What output is redacted with: the `--config` file's redactor (its `redaction` section, else
     /// `Redactor.default`), or `nil` without `--config`.
-    public var configuredRedactor: Redactor? { appliedConfiguration?.configuration.redactor }
+    public var configuredRedactor: Redactor? { (configuration ?? appliedConfiguration?.configuration)?.redactor }
 
     /// Creates an environment.
     ///

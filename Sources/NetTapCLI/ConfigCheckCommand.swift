@@ -4,10 +4,10 @@ import NetTapCore
 
 /// `nettap config check FILE`: validates a `nettap.json` and prints every error with its JSON path.
 ///
-/// Each top-level section is read on its own (`NetTapConfiguration.check(contentsOf:)`), so one broken section
-/// does not hide the others: the output has one line per unknown top-level key (with a did-you-mean suggestion)
-/// and per section with a problem (its first problem), `FILE: $.path: message`, or `FILE:line:column: message`
-/// for a syntax error. A valid file prints `FILE: ok (sections: mocks, shaping)`.
+/// Every error is found (`NetTapConfiguration.check(contentsOf:)`), so one mistake does not hide the next: the
+/// output has one line per error in document order, `FILE: $.path: message` (unknown keys with a did-you-mean
+/// suggestion), `FILE:line:column: message` for invalid JSON (trailing commas included), or `FILE: no such file`.
+/// A valid file prints `FILE: ok (sections: mocks, shaping)`. Checking creates and changes no file.
 ///
 /// Exit codes: 0 valid, 1 invalid or unreadable (the lines say why), 2 usage error.
 public struct ConfigCheckCommand: Command {
@@ -23,18 +23,17 @@ public struct ConfigCheckCommand: Command {
             )
         ],
         discussion: """
-            Every top-level section is checked on its own: each unknown key (with a did-you-mean suggestion)
-            and the first problem of each section are printed, one line each, as FILE: $.path: message
-            (FILE:line:column: message for invalid JSON). Paths in the file resolve against its folder; a
-            cache section's directory is created, as loading the file creates it. The keys are documented
-            by schema/nettap.schema.json.
+            Every error is printed, one line each in document order, as FILE: $.path: message (unknown
+            keys with a did-you-mean suggestion; FILE:line:column: message for invalid JSON, trailing commas
+            included). Paths in the file resolve against its folder; checking creates and changes no file
+            (no cache folder, store or cassette). The keys are documented by schema/nettap.schema.json.
 
             Exit codes: 0 valid, 1 invalid or unreadable file, 2 usage error.
             """
     )
 
-    /// `false`: the command reads the file itself, collecting every error.
-    public static var appliesConfiguration: Bool { false }
+    /// ``ConfigurationUse/none``: the command reads the file itself, collecting every error.
+    public static var configurationUse: ConfigurationUse { .none }
 
     /// The file, as typed.
     public var path: String

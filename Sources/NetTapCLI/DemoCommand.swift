@@ -19,6 +19,9 @@ import FoundationNetworking
 /// With `--upstream URL` it also sends a GET and a POST to that server through NetTap's forwarding transport
 /// (answered by `network`).
 public struct DemoCommand: Command {
+    /// ``ConfigurationUse/apply``: the command sends requests, so `--config FILE` is applied to its interceptor.
+    public static var configurationUse: ConfigurationUse { .apply }
+
     /// The command's description.
     public static let spec = CommandSpec(
         name: "demo",

@@ -23,6 +23,9 @@ import FoundationNetworking
 /// Exit codes: 0 when any HTTP response arrived (also 4xx and 5xx, as curl without `--fail`), 1 on a
 /// network error (the line names the `URLError` code) or an unreadable data file, 2 on bad arguments.
 public struct FetchCommand: Command {
+    /// ``ConfigurationUse/apply``: the command sends requests, so `--config FILE` is applied to its interceptor.
+    public static var configurationUse: ConfigurationUse { .apply }
+
     /// The command's description.
     public static let spec = CommandSpec(
         name: "fetch",

@@ -13,11 +13,17 @@ import NetTapCore
 /// Exit codes: 0 success, 1 failure (network error, unreadable file), 2 usage error. Errors are one line
 /// on standard error naming the command and the input at fault.
 ///
-/// Every command accepts `--config FILE` (``CommandSpec/configOption``): the `nettap.json` is read
-/// (`NetTapConfiguration.load(contentsOf:)`; its first error fails the command with exit code 1) and applied
-/// to the command's interceptor (`NetTapConfiguration.apply(to:)`: scope, capture limits, handlers, store)
-/// before the command runs, and its cassette and store are flushed after it. Commands find it in
-/// ``CommandEnvironment/appliedConfiguration``.
+/// Every command accepts `--config FILE` (``CommandSpec/configOption``); what happens to it depends on the
+/// command's ``Command/configurationUse``:
+///
+/// | Commands | Sections used | Side effects |
+/// |---|---|---|
+/// | `fetch`, `demo` | all: applied to the interceptor (`NetTapConfiguration.apply(to:)`) | store opened, cache folder created, cassette recorded (flushed after the command) |
+/// | `report`, `stats`, `query`, `mock save`, `mock list` | `redaction` (``CommandEnvironment/configuredRedactor``) | none: the file is only read |
+/// | `config check` | all, validated | none |
+///
+/// The file's first error fails the command with exit code 1. Commands find it in
+/// ``CommandEnvironment/configuration`` (and ``CommandEnvironment/appliedConfiguration`` when applied).
 public enum NetTapCLI {
     /// The tool's version, printed by `nettap --version`.
     public static let version = "0.1.0"
@@ -96,7 +102,8 @@ public enum NetTapCLI {
         )
         lines += [
             "",
-            "Every command accepts --config FILE: a nettap.json applied before it runs.",
+            "Every command accepts --config FILE, a nettap.json: fetch and demo apply all of it (store, cache,",
+            "cassette included); report, stats, query and mock only read its redaction and change no file.",
             "Exit codes: 0 success, 1 failure, 2 usage error.",
             "Run 'nettap help COMMAND' for a command's options.",
         ]
@@ -156,12 +163,17 @@ public enum NetTapCLI {
                     return .success
                 }
                 let command = try type.init(arguments: parsed)
-                guard type.appliesConfiguration, let path = parsed.value(CommandSpec.configOption.key) else {
+                guard type.configurationUse != .none, let path = parsed.value(CommandSpec.configOption.key) else {
                     return try await command.run(in: environment)
                 }
                 var configured = environment
+                guard type.configurationUse == .apply else {
+                    configured.configuration = try readConfiguration(path, command: type.spec.name, in: environment)
+                    return try await command.run(in: configured)
+                }
                 let applied = try applyConfiguration(path, command: type.spec.name, in: environment)
                 configured.appliedConfiguration = applied
+                configured.configuration = applied.configuration
                 let code = try await command.run(in: configured)
                 do {
                     try await applied.flush()
@@ -174,6 +186,21 @@ public enum NetTapCLI {
                 }
                 return code
             }
+        }
+    }
+
+    /// Reads `--config FILE` without side effects (no cache folder is created, no store opened).
+    private static func readConfiguration(
+        _ path: String,
+        command: String,
+        in environment: CommandEnvironment
+    ) throws(CLIError) -> NetTapConfiguration {
+        do {
+            return try NetTapConfiguration.load(contentsOf: environment.fileURL(path), opensCache: false)
+        } catch let error as ConfigurationError {
+            throw CLIError.failure(command: command, input: nil, message: error.description)
+        } catch {
+            throw CLIError.failure(command: command, input: "--config \(Formatting.quoted(path))", message: "\(error)")
         }
     }
 
@@ -225,10 +252,11 @@ public enum NetTapCLI {
             return .group(name)
         }
         let what = name.hasPrefix("-") ? "unknown option" : "unknown command"
+        let hint = suggestion(for: name, among: firstWords + commands.map { $0.spec.name })
         throw CLIError.usage(
             command: context,
             input: name,
-            message: "\(what); commands are \(firstWords.joined(separator: ", ")) (see 'nettap --help')"
+            message: "\(what); \(hint)commands are \(firstWords.joined(separator: ", ")) (see 'nettap --help')"
         )
     }
 
@@ -242,8 +270,16 @@ public enum NetTapCLI {
         return CLIError.usage(
             command: [context, group].compactMap { $0 }.joined(separator: ": "),
             input: word,
-            message: "\(what); \(group) commands are \(names.joined(separator: ", ")) (see 'nettap help \(group)')"
+            message:
+                "\(what); \(suggestion(for: word, among: names))\(group) commands are \(names.joined(separator: ", ")) (see 'nettap help \(group)')"
         )
+    }
+
+    /// `did you mean "query"? ` when one name is close to a mistyped word (the suggestion configuration keys
+    /// use), else an empty string.
+    private static func suggestion(for word: String, among names: [String]) -> String {
+        guard !word.hasPrefix("-"), let name = ConfigNode.suggestion(for: word, among: Set(names)) else { return "" }
+        return "did you mean \"\(name)\"? "
     }
 
     /// The help of a command group: its summary and each command's usage and summary.

@@ -45,51 +45,98 @@ extension OfflineCacheHandler {
         configuration node: ConfigNode,
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) throws {
-        try node.rejectUnknownKeys(allowed: Self.configurationKeys)
-        let directoryNode = try node.child("directory").flatMap { $0.value == .null ? nil : $0 }
-        let directory: URL
-        if let directoryNode {
-            let path = (try directoryNode.stringValue() as NSString).expandingTildeInPath
-            guard !path.isEmpty else { throw directoryNode.error("expected a directory path, found an empty string") }
-            directory =
-                path.hasPrefix("/")
-                ? URL(fileURLWithPath: path, isDirectory: true)
-                : baseDirectory.appendingPathComponent(path, isDirectory: true)
-        } else {
-            directory = OfflineCache.defaultDirectory
-        }
-        let maxBytes = try Self.byteCount(node, "maxBytes") ?? OfflineCache.defaultMaxBytes
-        let maxEntryBytes = try Self.byteCount(node, "maxEntryBytes")
-        if let maxEntryBytes, maxEntryBytes > maxBytes, let entryNode = try node.child("maxEntryBytes") {
-            throw entryNode.error("maxEntryBytes (\(maxEntryBytes) bytes) must not exceed maxBytes (\(maxBytes) bytes)")
-        }
-        let matcher = try node.child("match").flatMap { $0.value == .null ? nil : $0 }.map(
-            RequestMatcher.init(configuration:)
-        )
-        var codes = Self.defaultFallbackErrorCodes
-        if let list = try node.child("fallbackErrors"), list.value != .null {
-            codes = []
-            for element in try list.elements() {
-                let name = try element.stringValue()
-                guard let code = URLErrorName.codes[name] else {
-                    let known = Set(URLErrorName.codes.keys)
-                    if let suggestion = ConfigNode.suggestion(for: name, among: known) {
-                        throw element.error("unknown URLError code name \"\(name)\"; did you mean \"\(suggestion)\"?")
-                    }
-                    throw element.error(
-                        "unknown URLError code name \"\(name)\"; expected one of: \(known.sorted().joined(separator: ", "))"
-                    )
-                }
-                codes.insert(code)
-            }
-        }
+        let settings = try Settings(node, baseDirectory: baseDirectory)
         let cache: OfflineCache
         do {
-            cache = try OfflineCache(directory: directory, maxBytes: maxBytes, maxEntryBytes: maxEntryBytes)
+            cache = try OfflineCache(
+                directory: settings.directory,
+                maxBytes: settings.maxBytes,
+                maxEntryBytes: settings.maxEntryBytes
+            )
         } catch let error as OfflineCacheError {
-            throw (directoryNode ?? node).error(error.message)
+            throw (settings.directoryNode ?? node).error(error.message)
         }
-        self.init(cache: cache, matcher: matcher ?? .any, fallbackErrorCodes: codes)
+        self.init(cache: cache, matcher: settings.matcher ?? .any, fallbackErrorCodes: settings.codes)
+    }
+
+    /// Checks a `cache` section as ``init(configuration:baseDirectory:)`` reads it, without creating, opening or
+    /// repairing the cache directory.
+    ///
+    /// - Parameters:
+    ///   - node: The cache object, for example `$.cache` of `nettap.json`.
+    ///   - baseDirectory: What a relative `directory` is relative to.
+    /// - Throws: `ConfigurationError` as ``init(configuration:baseDirectory:)`` does, and at `directory` when it
+    ///   names an existing file that is not a directory.
+    public static func validate(
+        configuration node: ConfigNode,
+        baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) throws {
+        let settings = try Settings(node, baseDirectory: baseDirectory)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: settings.directory.path, isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
+            throw (settings.directoryNode ?? node).error(
+                "offline cache directory \(settings.directory.path) is a file, not a directory"
+            )
+        }
+    }
+
+    /// What a `cache` section says, read without touching the file system.
+    private struct Settings {
+        var directory: URL
+        var directoryNode: ConfigNode?
+        var maxBytes: Int
+        var maxEntryBytes: Int?
+        var matcher: RequestMatcher?
+        var codes: Set<URLError.Code>
+
+        init(_ node: ConfigNode, baseDirectory: URL) throws {
+            try node.rejectUnknownKeys(allowed: OfflineCacheHandler.configurationKeys)
+            directoryNode = try node.child("directory").flatMap { $0.value == .null ? nil : $0 }
+            if let directoryNode {
+                let path = (try directoryNode.stringValue() as NSString).expandingTildeInPath
+                guard !path.isEmpty else {
+                    throw directoryNode.error("expected a directory path, found an empty string")
+                }
+                directory =
+                    path.hasPrefix("/")
+                    ? URL(fileURLWithPath: path, isDirectory: true)
+                    : baseDirectory.appendingPathComponent(path, isDirectory: true)
+            } else {
+                directory = OfflineCache.defaultDirectory
+            }
+            maxBytes = try OfflineCacheHandler.byteCount(node, "maxBytes") ?? OfflineCache.defaultMaxBytes
+            maxEntryBytes = try OfflineCacheHandler.byteCount(node, "maxEntryBytes")
+            if let maxEntryBytes, maxEntryBytes > maxBytes, let entryNode = try node.child("maxEntryBytes") {
+                throw entryNode.error(
+                    "maxEntryBytes (\(maxEntryBytes) bytes) must not exceed maxBytes (\(maxBytes) bytes)"
+                )
+            }
+            matcher = try node.child("match").flatMap { $0.value == .null ? nil : $0 }.map(
+                RequestMatcher.init(configuration:)
+            )
+            codes = OfflineCacheHandler.defaultFallbackErrorCodes
+            if let list = try node.child("fallbackErrors"), list.value != .null {
+                codes = []
+                for element in try list.elements() {
+                    let name = try element.stringValue()
+                    guard let code = URLErrorName.codes[name] else {
+                        let known = Set(URLErrorName.codes.keys)
+                        if let suggestion = ConfigNode.suggestion(for: name, among: known) {
+                            throw element.error(
+                                "unknown URLError code name \"\(name)\"; did you mean \"\(suggestion)\"?"
+                            )
+                        }
+                        throw element.error(
+                            "unknown URLError code name \"\(name)\"; expected one of: "
+                                + known.sorted().joined(separator: ", ")
+                        )
+                    }
+                    codes.insert(code)
+                }
+            }
+        }
     }
 
     /// Reads the `cache` section of a `nettap.json` file (or a file that is only that section).

@@ -1,8 +1,7 @@
 import Foundation
 import NetTapCore
 
-/// The outcome of checking a `nettap.json` file: every problem found, one per section at most, or the
-/// configuration.
+/// The outcome of checking a `nettap.json` file: every problem found, or the configuration.
 ///
 /// ```swift
 /// let check = NetTapConfiguration.check(contentsOf: url)
@@ -11,8 +10,8 @@ import NetTapCore
 public struct ConfigurationCheck: Sendable {
     /// The problems; empty when the file is valid.
     ///
-    /// A syntax error comes alone; otherwise the unknown top-level keys (by name) come first, then the first
-    /// problem of each section, in ``NetTapConfiguration/sectionNames`` order.
+    /// A file that cannot be read or parsed gives one error; otherwise every problem found, in document order
+    /// (see ``NetTapConfiguration/validate(contentsOf:)``).
     public var errors: [ConfigurationError]
     /// The sections the file has (present and not `null`), in ``NetTapConfiguration/sectionNames`` order, whether
     /// valid or not.
@@ -37,16 +36,33 @@ public struct ConfigurationCheck: Sendable {
 }
 
 extension NetTapConfiguration {
-    /// Checks a `nettap.json` file, reading each section on its own so that one broken section does not hide
-    /// the problems of the others.
+    /// Checks a `nettap.json` file and finds every error, without changing anything on disk.
     ///
-    /// Within a section the first problem is reported; every unknown top-level key is reported, each with a
-    /// did-you-mean suggestion when one name is close. Checking builds the handlers as ``load(contentsOf:)``
-    /// does (a `cache` section creates its directory) but opens no store and changes no interceptor.
+    /// Every section is read as ``load(contentsOf:)`` reads it, but a `cache` section's directory is neither
+    /// created nor opened, no store is opened and no interceptor changes. After each error the value at fault is
+    /// set aside and the file read again, so one mistake does not hide the next (see the errors' order below);
+    /// an error that only follows from one already found (`missing required key "name"` after a `name` that
+    /// is a number) is not repeated.
+    ///
+    /// ```swift
+    /// for error in NetTapConfiguration.validate(contentsOf: url) {
+    ///     print(error)     // nettap.json: $.mocks.stubs[1].name: expected a string, found a number
+    /// }
+    /// ```
     ///
     /// - Parameter url: The file.
-    /// - Returns: The errors (each naming the file and the JSON path, or line and column for a syntax error)
-    ///   and the sections present; with no errors, the configuration as ``load(contentsOf:)`` returns it.
+    /// - Returns: The errors in document order (where each value at fault is written in the file), each naming
+    ///   the file and the JSON path with the file's array indexes; a file that cannot be read or is not strict
+    ///   JSON gives one error (with line and column for a syntax error). Empty when the file is valid.
+    public static func validate(contentsOf url: URL) -> [ConfigurationError] {
+        check(contentsOf: url).errors
+    }
+
+    /// Checks a `nettap.json` file as ``validate(contentsOf:)`` does, and says which sections it has.
+    ///
+    /// - Parameter url: The file.
+    /// - Returns: The errors in document order and the sections present; with no errors, the configuration as
+    ///   ``load(contentsOf:)`` returns it, except that its ``cache`` is `nil` (checking opens no cache).
     public static func check(contentsOf url: URL) -> ConfigurationCheck {
         let root: ConfigNode
         do {
@@ -57,13 +73,19 @@ extension NetTapConfiguration {
             let failure = ConfigurationError(source: url.lastPathComponent, message: "\(error)")
             return ConfigurationCheck(errors: [failure], sections: [], configuration: nil)
         }
-        var (configuration, errors) = read(root, baseDirectory: url.deletingLastPathComponent())
-        configuration.fileURL = url
+        let text = try? Data(contentsOf: url)
+        let validation = ConfigurationValidation(
+            root: root,
+            text: text.map(JSONSyntaxDiagnosis.strippingByteOrderMark),
+            baseDirectory: url.deletingLastPathComponent()
+        )
+        var configuration = validation.configuration
+        configuration?.fileURL = url
         let present = Set(((try? root.members()) ?? []).filter { $0.node.value != .null }.map(\.key))
         return ConfigurationCheck(
-            errors: errors,
+            errors: validation.errors,
             sections: sectionNames.filter(present.contains),
-            configuration: errors.isEmpty ? configuration : nil
+            configuration: validation.errors.isEmpty ? configuration : nil
         )
     }
 }

@@ -47,7 +47,8 @@ import NetTapStore
 /// a `cache` section creates its cache directory, and reading a `cassette` reads its HAR file when it exists;
 /// nothing else touches the file system until ``apply(to:)`` opens the store. Every error names the file and the
 /// JSON path (`nettap.json: $.mocks.stubs[2].match.pathRgex: unknown key "pathRgex"; did you mean "pathRegex"?`);
-/// ``check(contentsOf:)`` collects one error per section instead of stopping at the first.
+/// ``validate(contentsOf:)`` and ``check(contentsOf:)`` find every error instead of stopping at the first, and
+/// change nothing on disk.
 public struct NetTapConfiguration: Sendable {
     /// The sections a `nettap.json` may have, in the order they are read and reported.
     public static let sectionNames = [
@@ -113,8 +114,21 @@ public struct NetTapConfiguration: Sendable {
     /// - Throws: `ConfigurationError` naming the file and the JSON path (or line and column, for a syntax error)
     ///   of the first problem, sections taken in ``sectionNames`` order after unknown top-level keys.
     public static func load(contentsOf url: URL) throws -> NetTapConfiguration {
+        try load(contentsOf: url, opensCache: true)
+    }
+
+    /// Reads a `nettap.json` file, optionally without opening its offline cache.
+    ///
+    /// - Parameters:
+    ///   - url: The file; relative paths in it resolve against its folder.
+    ///   - opensCache: `false` to check the `cache` section without creating or opening its directory (then
+    ///     ``cache`` is `nil`): reading then creates and changes no file.
+    /// - Returns: The configuration.
+    /// - Throws: `ConfigurationError` for the first problem, as ``load(contentsOf:)`` does.
+    package static func load(contentsOf url: URL, opensCache: Bool) throws -> NetTapConfiguration {
         let root = try ConfigNode.load(contentsOf: url)
-        var configuration = try NetTapConfiguration(configuration: root, baseDirectory: url.deletingLastPathComponent())
+        var (configuration, errors) = read(root, baseDirectory: url.deletingLastPathComponent(), opensCache: opensCache)
+        if let first = errors.first { throw first.error }
         configuration.fileURL = url
         return configuration
     }
@@ -140,7 +154,7 @@ public struct NetTapConfiguration: Sendable {
     /// - Throws: `ConfigurationError` for the first problem, as ``load(contentsOf:)`` does.
     public init(configuration root: ConfigNode, baseDirectory: URL?) throws {
         let (configuration, errors) = Self.read(root, baseDirectory: baseDirectory)
-        if let first = errors.first { throw first }
+        if let first = errors.first { throw first.error }
         self = configuration
     }
 
@@ -149,22 +163,29 @@ public struct NetTapConfiguration: Sendable {
     /// - Parameters:
     ///   - root: The document's root.
     ///   - baseDirectory: The folder relative paths resolve against.
-    /// - Returns: What could be read, and the errors: unknown top-level keys first (by name), then one per
-    ///   section in ``sectionNames`` order.
-    static func read(_ root: ConfigNode, baseDirectory: URL?) -> (NetTapConfiguration, [ConfigurationError]) {
+    ///   - opensCache: Whether a `cache` section opens its cache (creating its directory); when `false` the
+    ///     section is only checked and ``cache`` stays `nil`, so reading touches no file system state.
+    /// - Returns: What could be read, and the errors, each with the top-level key it came from: unknown
+    ///   top-level keys first (by name), then one per section in ``sectionNames`` order.
+    static func read(
+        _ root: ConfigNode,
+        baseDirectory: URL?,
+        opensCache: Bool = true
+    ) -> (NetTapConfiguration, [(section: String, error: ConfigurationError)]) {
         var configuration = NetTapConfiguration()
-        var errors: [ConfigurationError] = []
+        var errors: [(section: String, error: ConfigurationError)] = []
         let members: [(key: String, node: ConfigNode)]
         do {
             members = try root.members()
         } catch {
-            return (configuration, [root.error("expected a nettap.json object, found \(root.value.kindDescription)")])
+            let error = root.error("expected a nettap.json object, found \(root.value.kindDescription)")
+            return (configuration, [("", error)])
         }
         for (key, node) in members where !configurationKeys.contains(key) {
             let hint =
                 ConfigNode.suggestion(for: key, among: configurationKeys).map { "did you mean \"\($0)\"?" }
                 ?? "expected one of: \(configurationKeys.sorted().joined(separator: ", "))"
-            errors.append(node.error("unknown key \"\(key)\"; \(hint)"))
+            errors.append((key, node.error("unknown key \"\(key)\"; \(hint)")))
         }
         let sections = Dictionary(
             uniqueKeysWithValues: members.filter { $0.node.value != .null }.map { ($0.key, $0.node) }
@@ -174,9 +195,9 @@ public struct NetTapConfiguration: Sendable {
             do {
                 try body(node)
             } catch let error as ConfigurationError {
-                errors.append(error)
+                errors.append((name, error))
             } catch {
-                errors.append(node.error("\(error)"))
+                errors.append((name, node.error("\(error)")))
             }
         }
         read("install") { configuration.install = try InstallSettings(configuration: $0) }
@@ -200,7 +221,11 @@ public struct NetTapConfiguration: Sendable {
         read("cache") {
             let base =
                 baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            configuration.cache = try OfflineCacheHandler(configuration: $0, baseDirectory: base)
+            if opensCache {
+                configuration.cache = try OfflineCacheHandler(configuration: $0, baseDirectory: base)
+            } else {
+                try OfflineCacheHandler.validate(configuration: $0, baseDirectory: base)
+            }
         }
         read("audit") {
             let audit = try AuditHandler(configuration: $0)

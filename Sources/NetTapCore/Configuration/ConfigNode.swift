@@ -43,11 +43,13 @@ public struct ConfigNode: Sendable, Equatable {
     ///   - data: UTF-8 JSON text (RFC 8259); any top-level value is accepted.
     ///   - source: The name used in errors, usually the file name, or `nil`.
     /// - Throws: ``ConfigurationError`` with the 1-based ``ConfigurationError/line`` and
-    ///   ``ConfigurationError/column`` of a syntax error (`nettap.json:3:7: invalid JSON: …`).
+    ///   ``ConfigurationError/column`` of a syntax error (`nettap.json:3:7: invalid JSON: …`), including a
+    ///   trailing comma, which Foundation's parsers accept on some platforms but RFC 8259 does not.
     public init(parsing data: Data, source: String?) throws {
         let json = JSONSyntaxDiagnosis.strippingByteOrderMark(data)
+        let value: JSONValue
         do {
-            self.init(value: try JSONValue(data: json), source: source)
+            value = try JSONValue(data: json)
         } catch {
             let diagnosis =
                 JSONSyntaxDiagnosis.diagnose(json)
@@ -60,25 +62,48 @@ public struct ConfigNode: Sendable, Equatable {
                 column: diagnosis.column ?? end?.column
             )
         }
+        // Foundation accepts a comma before "}" or "]"; RFC 8259 does not.
+        if let comma = JSONTextLayout.trailingCommaOffset(in: json),
+            let location = JSONSyntaxDiagnosis.location(ofByteOffset: comma, in: json)
+        {
+            throw ConfigurationError(
+                source: source,
+                message: "invalid JSON: a comma before a closing bracket (trailing commas are not JSON, RFC 8259)",
+                line: location.line,
+                column: location.column
+            )
+        }
+        self.init(value: value, source: source)
     }
 
     /// Reads and parses a JSON file.
     ///
     /// - Parameter url: A file URL; its last path component names the file in errors.
     /// - Returns: The document's root node, at path `$`.
-    /// - Throws: ``ConfigurationError`` when the file cannot be read (`cannot read file: …`) or is not JSON
-    ///   (with line and column).
+    /// - Throws: ``ConfigurationError`` about the file itself (an empty ``ConfigurationError/path``) when it
+    ///   cannot be read: `nettap.json: no such file`, `nettap.json: is a directory, not a file`,
+    ///   `nettap.json: cannot be read: permission denied`; or one with line and column when it is not strict
+    ///   RFC 8259 JSON (see ``init(parsing:source:)``).
     public static func load(contentsOf url: URL) throws -> ConfigNode {
+        let name = url.lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ConfigurationError(source: name, path: "", message: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ConfigurationError(source: name, path: "", message: "is a directory, not a file")
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw ConfigurationError(source: name, path: "", message: "cannot be read: permission denied")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(
-                source: url.lastPathComponent,
-                message: "cannot read file: \(error.localizedDescription)"
-            )
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw ConfigurationError(source: name, path: "", message: "cannot be read: \(reason)")
         }
-        return try ConfigNode(parsing: data, source: url.lastPathComponent)
+        return try ConfigNode(parsing: data, source: name)
     }
 
     /// An error at this node's place.

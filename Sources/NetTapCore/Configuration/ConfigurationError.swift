@@ -14,7 +14,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
     /// The input's name, usually the file name such as `nettap.json`; `nil` for configuration built in code.
     public var source: String?
     /// The JSON path of the offending value, for example `$.mocks.scenarios[0].stubs[2].match.pathRegex`;
-    /// `$` for the whole document.
+    /// `$` for the whole document, empty for an error about the file itself (`nope.json: no such file`).
     public var path: String
     /// What is wrong, for example `expected a string, found a number`.
     public var message: String
@@ -39,13 +39,16 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
         self.column = column
     }
 
-    /// One line: `source:line:column: message` for syntax errors, `source: path: message` otherwise.
+    /// One line: `source:line:column: message` for syntax errors, `source: path: message` otherwise, and
+    /// `source: message` for an error about the file itself (an empty ``path``).
     ///
     /// Without a ``source`` the name and its separator are left out: `3:7: message` or `$.a.b: message`.
     public var description: String {
         let place: String
         if let line, let column {
             place = source.map { "\($0):\(line):\(column)" } ?? "\(line):\(column)"
+        } else if path.isEmpty {
+            return source.map { "\($0): \(message)" } ?? message
         } else {
             place = source.map { "\($0): \(path)" } ?? path
         }

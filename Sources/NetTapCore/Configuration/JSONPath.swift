@@ -46,3 +46,67 @@ package enum JSONPath {
         return result
     }
 }
+
+/// One step of a JSON path: an object member or an array element.
+package enum JSONPathComponent: Hashable, Sendable {
+    /// An object member, by name.
+    case key(String)
+    /// An array element, by 0-based index.
+    case index(Int)
+}
+
+extension JSONPath {
+    /// The steps of a path that ``appending(_:to:)-(String,_)`` wrote.
+    ///
+    /// - Parameter path: A path such as `$.mocks.stubs[2]["X-Id"]`.
+    /// - Returns: The steps (empty for `$`), or `nil` when the text is not such a path.
+    package static func components(of path: String) -> [JSONPathComponent]? {
+        guard path.hasPrefix(root) else { return nil }
+        var rest = Substring(path.dropFirst(root.count))
+        var result: [JSONPathComponent] = []
+        while let first = rest.first {
+            if first == "." {
+                let name = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                guard !name.isEmpty else { return nil }
+                result.append(.key(String(name)))
+                rest = rest.dropFirst(1 + name.count)
+            } else if rest.hasPrefix("[\"") {
+                var name = ""
+                var cursor = rest.dropFirst(2)
+                while let character = cursor.first, character != "\"" {
+                    if character == "\\", let escaped = cursor.dropFirst().first {
+                        name.append(escaped)
+                        cursor = cursor.dropFirst(2)
+                    } else {
+                        name.append(character)
+                        cursor = cursor.dropFirst()
+                    }
+                }
+                guard cursor.hasPrefix("\"]") else { return nil }
+                result.append(.key(name))
+                rest = cursor.dropFirst(2)
+            } else if first == "[" {
+                let digits = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
+                guard let index = Int(digits), rest.dropFirst(1 + digits.count).first == "]" else { return nil }
+                result.append(.index(index))
+                rest = rest.dropFirst(2 + digits.count)
+            } else {
+                return nil
+            }
+        }
+        return result
+    }
+
+    /// The path of a list of steps.
+    ///
+    /// - Parameter components: The steps from the root.
+    /// - Returns: The path, for example `$.mocks.stubs[2]`; `$` for no steps.
+    package static func path(_ components: [JSONPathComponent]) -> String {
+        components.reduce(root) { path, component in
+            switch component {
+            case .key(let key): appending(key, to: path)
+            case .index(let index): appending(index, to: path)
+            }
+        }
+    }
+}

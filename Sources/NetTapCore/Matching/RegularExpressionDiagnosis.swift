@@ -63,6 +63,12 @@ enum RegularExpressionDiagnosis {
         if let start = openGroups.last {
             return ("missing \")\" to close \"(\" at character \(start + 1)", start)
         }
-        return ("not a valid ICU regular expression", nil)
+        // The standard library's regex parser reads nearly the same syntax and says what is wrong in words.
+        do {
+            _ = try Regex(pattern)
+        } catch {
+            return ("\(error) (ICU syntax)", nil)
+        }
+        return ("not a valid regular expression (ICU syntax)", nil)
     }
 }

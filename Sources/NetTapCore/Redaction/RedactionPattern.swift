@@ -63,15 +63,20 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
     /// - Returns: The pattern.
     /// - Throws: ``RedactionPatternError`` naming the pattern when it does not compile.
     public static func regex(_ pattern: String) throws(RedactionPatternError) -> RedactionPattern {
-        do {
-            let expression = try NSRegularExpression(
+        // Compiled alone first, so a stray ")" is not hidden by the anchoring group.
+        guard (try? NSRegularExpression(pattern: pattern)) != nil,
+            let expression = try? NSRegularExpression(
                 pattern: "^(?:" + pattern + ")$",
                 options: [.caseInsensitive, .dotMatchesLineSeparators]
             )
-            return RedactionPattern(kind: .regex, source: pattern, expression: expression)
-        } catch {
-            throw RedactionPatternError(pattern: pattern, message: "not a valid regular expression: \(error)")
+        else {
+            let diagnosis = RegularExpressionDiagnosis.diagnose(pattern)
+            throw RedactionPatternError(
+                pattern: pattern,
+                message: "not a valid regular expression: \(diagnosis.message)"
+            )
         }
+        return RedactionPattern(kind: .regex, source: pattern, expression: expression)
     }
 
     /// A wildcard pattern when the literal contains `*`, otherwise an exact name.
@@ -171,7 +176,7 @@ public struct RedactionPatternError: Error, Sendable, Hashable, CustomStringConv
         self.message = message
     }
 
-    /// `redaction pattern "(": not a valid regular expression: …`.
+    /// `redaction pattern "(": not a valid regular expression: missing ")" to close "(" at character 1`.
     public var description: String { "redaction pattern \"\(pattern)\": \(message)" }
 }
 
