@@ -184,7 +184,7 @@ enum ReportAssets {
                 return (x < y ? -1 : x > y ? 1 : a - b) * sign;
               });
               const count = $('tx-count');
-              count.textContent = view.length + ' of ' + rows.length + ' transactions';
+              count.textContent = view.length + ' of ' + rows.length + (rows.length === 1 ? ' transaction' : ' transactions');
               count.dataset.shown = String(view.length);
               count.dataset.total = String(rows.length);
               $('tx-rows').style.height = (view.length * ROW) + 'px';
