@@ -2,6 +2,7 @@ import Foundation
 import NetTapCLI
 import NetTapCore
 import NetTapHAR
+import NetTapReport
 import Testing
 
 /// A NetTap export: a 5,000,000-byte download kept in part, a request redirected once, and a 404.
@@ -185,6 +186,26 @@ struct NetTapExportSummaryTests {
         #expect(summary.redirectHopStatusCounts.map { [$0.status, $0.count] } == [[302, 1]])
         // The redirected transaction's time includes its hop's.
         #expect(summary.slowest.first { $0.index == 2 }?.milliseconds == entries[1].time + entries[2].time)
+    }
+
+    @Test("the summary, nettap stats and the HTML report count the same transactions per host and status")
+    func agreesWithFlowStatistics() throws {
+        let document = try NetTapExport.document()
+        let summary = HARSummary(entries: document.log.entries)
+        let transactions = document.transactions()
+        let statistics = FlowStatistics(transactions: transactions)
+        #expect(summary.total.requests == statistics.total.requests)
+        #expect(summary.hosts.map { [$0.host: $0.requests] } == statistics.hosts.map { [$0.host: $0.requests] })
+        var statuses: [Int: Int] = [:]
+        for transaction in transactions { statuses[transaction.response?.statusCode ?? 0, default: 0] += 1 }
+        #expect(
+            summary.statusCounts.map { [$0.status: $0.count] }
+                == statuses.sorted { $0.key < $1.key }.map { [$0.key: $0.value] }
+        )
+        let html = HTMLReport(transactions: transactions).render()
+        #expect(html.contains("1 redirect hop (302 ×1)"))
+        #expect(html.contains(#"data-redirect-hops="1""#))
+        #expect(html.contains("\"total\":3"))
     }
 
     @Test("unknown sizes (-1) never lower the count: the larger known size wins")
