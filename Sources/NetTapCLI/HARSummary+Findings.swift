@@ -28,9 +28,11 @@ extension HARSummary {
     static func findings(of entries: [HAREntry], audit: AuditHandler?) -> [FindingEntry] {
         var found: [FindingEntry] = []
         for (index, entry) in entries.enumerated() {
+            let recorded = entry.netTap?.findings ?? []
+            // Reading an entry as a transaction costs (its date, headers and body): only when there is a use.
+            if recorded.isEmpty && audit == nil { continue }
             let transaction = entry.transaction()
             let url = Self.shownURL(transaction.request.url)
-            let recorded = entry.netTap?.findings ?? []
             for finding in recorded {
                 found.append(
                     FindingEntry(

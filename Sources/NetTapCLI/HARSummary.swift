@@ -4,6 +4,13 @@ import NetTapHAR
 
 /// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest entries.
 ///
+/// The statistics count *transactions*, as `nettap stats` and the HTML report do: a request and its fate. A
+/// NetTap export writes a transaction that followed N redirects as N + 1 entries (a redirect hop entry per
+/// hop, `_netTap.redirectOf`, then the final entry; `HAREntry.entries(for:)`); those hop entries are not counted
+/// as requests: ``redirectHopCount`` counts them and ``redirectHopStatusCounts`` has their statuses, the
+/// transaction counts once with its final status, and its time includes the hops'. Entries of other tools are
+/// one transaction each (a browser's redirect entries included), as `HARDocument.transactions()` reads them.
+///
 /// Definitions (HAR 1.2 field names):
 /// - **bytes in**: the larger of the response `content.size` (the decoded body) and `response.bodySize` (the
 ///   body as transferred), 0 when neither is known. HAR uses −1 for "unknown"; unknown sizes are ignored, not
@@ -15,14 +22,16 @@ import NetTapHAR
 /// - **HTTP errors**: entries with `response.status` ≥ 400 (4xx and 5xx together); they are not failures, and
 ///   neither are redirects (3xx), such as the redirect hop entries browsers and NetTap write before the final
 ///   response.
-/// - **p50 / p95**: nearest-rank percentiles of the entry `time` (milliseconds): the value at rank
-///   ⌈p/100 · n⌉ of the n ascending times. Entries with a negative `time` are left out; `nil` when none remain.
+/// - **time**: the entry `time` (milliseconds); for a transaction with redirect hop entries, plus their times.
+/// - **p50 / p95**: nearest-rank percentiles of the time: the value at rank ⌈p/100 · n⌉ of the n ascending
+///   times. Entries with a negative `time` are left out; `nil` when none remain.
 ///
 /// URLs in the summary are redacted (secret query items and user-info passwords become `[redacted]`, with
 /// `Redactor.default`), whatever the file holds: a browser's HAR export keeps every token.
 ///
 /// ```swift
 /// let summary = HARSummary(entries: try HARDocument.load(contentsOf: url).log.entries)
+/// summary.transactionCount      // 52
 /// summary.total.requests        // 52
 /// summary.hosts.first?.host     // "example.com"
 /// ```
@@ -32,7 +41,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
         /// The host name, with `:port` when the URL names a port; `(all)` in the total, `(invalid URL)` for URLs
         /// without a host.
         public var host: String
-        /// The number of entries.
+        /// The number of transactions (redirect hop entries are not counted).
         public var requests: Int
         /// Response bytes received (see the type's definitions).
         public var bytesIn: Int64
@@ -52,7 +61,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
     public struct StatusCount: Sendable, Hashable, Codable {
         /// The HTTP status code (0 for no response).
         public var status: Int
-        /// The number of entries with it.
+        /// The number of transactions (or redirect hops) with it.
         public var count: Int
     }
 
@@ -66,7 +75,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
         public var url: String
         /// The response status.
         public var status: Int
-        /// The entry's `time`, in milliseconds.
+        /// The transaction's time, in milliseconds: the entry's `time`, plus its redirect hops' times.
         public var milliseconds: Double
     }
 
@@ -112,15 +121,22 @@ public struct HARSummary: Sendable, Hashable, Codable {
         }
     }
 
-    /// The number of entries summarized.
+    /// The number of HAR entries in the log, redirect hop entries included.
     public var entryCount: Int
+    /// The number of transactions: the entries, less the redirect hop entries NetTap folds into their
+    /// transaction.
+    public var transactionCount: Int
+    /// The number of redirect hop entries counted with their transaction rather than as requests.
+    public var redirectHopCount: Int
+    /// The statuses of the redirect hops, ascending; they are not in ``statusCounts``.
+    public var redirectHopStatusCounts: [StatusCount]
     /// Per-host statistics, most requests first, then by host name.
     public var hosts: [HostStatistics]
     /// The statistics over all entries; its host is `(all)`.
     public var total: HostStatistics
-    /// The status code histogram, ascending by status.
+    /// The status code histogram of the transactions (their final statuses), ascending by status.
     public var statusCounts: [StatusCount]
-    /// The slowest entries, slowest first (ties in log order), at most the limit given at creation.
+    /// The slowest transactions, slowest first (ties in log order), at most the limit given at creation.
     public var slowest: [SlowEntry]
     /// Who answered the entries, most entries first then by name: the network, a stub, a cassette, … Only HAR
     /// files written by NetTap know; entries from other tools all count as `network`.
@@ -140,17 +156,33 @@ public struct HARSummary: Sendable, Hashable, Codable {
     /// - Complexity: O(n log n) in the number of entries.
     public init(entries: [HAREntry], slowestLimit: Int = 10, redactor: Redactor = .default) {
         entryCount = entries.count
+        let hops = Self.foldedHops(of: entries)
+        var hopTimes: [String: Double] = [:]
+        var hopCounts: [Int: Int] = [:]
+        for (index, id) in hops {
+            hopTimes[id, default: 0] += max(0, entries[index].time)
+            hopCounts[entries[index].response.status, default: 0] += 1
+        }
+        let counted = entries.enumerated().filter { hops[$0.offset] == nil }.map { offset, entry in
+            var entry = entry
+            if let id = entry.netTap?.id, let extra = hopTimes[id], entry.time >= 0 { entry.time += extra }
+            return (offset: offset, element: entry)
+        }
+        transactionCount = counted.count
+        redirectHopCount = hops.count
+        redirectHopStatusCounts = Self.statusCounts(hopCounts)
         var groups: [String: [HAREntry]] = [:]
-        for entry in entries {
+        for (_, entry) in counted {
             groups[Self.host(of: entry.request.url), default: []].append(entry)
         }
         hosts = groups.map { Self.statistics(host: $0.key, entries: $0.value) }
             .sorted { ($0.requests, $1.host) > ($1.requests, $0.host) }
-        total = Self.statistics(host: "(all)", entries: entries)
+        total = Self.statistics(host: "(all)", entries: counted.map(\.element))
         var counts: [Int: Int] = [:]
-        for entry in entries { counts[entry.response.status, default: 0] += 1 }
-        statusCounts = counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
-        slowest = entries.enumerated()
+        for (_, entry) in counted { counts[entry.response.status, default: 0] += 1 }
+        statusCounts = Self.statusCounts(counts)
+        slowest =
+            counted
             .filter { $0.element.time >= 0 }
             .sorted { ($0.element.time, $1.offset) > ($1.element.time, $0.offset) }
             .prefix(max(0, slowestLimit))
@@ -163,8 +195,31 @@ public struct HARSummary: Sendable, Hashable, Codable {
                     milliseconds: entry.time
                 )
             }
-        answeredBy = Self.sources(of: entries)
+        answeredBy = Self.sources(of: counted.map(\.element))
         redaction = redactor.isEnabled ? "on" : "off"
+    }
+
+    /// The redirect hop entries `HARDocument.transactions()` folds into their transaction: by position in the
+    /// log, the id of the transaction (`_netTap.redirectOf`) whose final entry is in the log with that hop.
+    static func foldedHops(of entries: [HAREntry]) -> [Int: String] {
+        var redirectCounts: [String: Int] = [:]
+        for entry in entries where !entry.isRedirectHop {
+            if let id = entry.netTap?.id, let count = entry.netTap?.redirects?.count, count > 0 {
+                redirectCounts[id] = count
+            }
+        }
+        var hops: [Int: String] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard let id = entry.netTap?.redirectOf, let hop = entry.netTap?.hop, let count = redirectCounts[id],
+                (0..<count).contains(hop)
+            else { continue }
+            hops[index] = id
+        }
+        return hops
+    }
+
+    private static func statusCounts(_ counts: [Int: Int]) -> [StatusCount] {
+        counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
     }
 
     /// An entry's request URL with its secret query items and user-info password redacted, and copies of

@@ -2,6 +2,7 @@ import Foundation
 import NetTapAudit
 import NetTapCore
 import NetTapHAR
+import NetTapReport
 import NetTapStore
 
 /// `nettap report FILE.(har|sqlite)`: a traffic summary of any HAR 1.2 file or NetTap store, as text or JSON.
@@ -47,16 +48,22 @@ public struct ReportCommand: Command {
             ),
         ],
         discussion: """
+            Counts are of transactions, as in nettap stats and the HTML report: the redirect hop entries
+            NetTap writes before a redirected request's final entry count with that transaction (the first
+            line says how many; the status table has final statuses, the hops' statuses follow it). Entries
+            of other tools are one transaction each.
+
             Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
             bytes out = request bodySize, else the postData text length. Failed = status 0 (no response).
             HTTP errors = status >= 400, counted separately. p50/p95 = nearest-rank percentiles of the
-            entry time in milliseconds. URLs are shown with secret query items redacted unless --no-redact.
+            transaction time in milliseconds (the entry time, plus its redirect hops'). URLs are shown with secret query items redacted unless --no-redact.
 
             A NetTap store (an SQLite file, whatever its name) is read read-only and summarized as the HAR
             export of all its transactions would be.
 
             Findings: those NetTap recorded on the transactions (integrity mismatches, audit findings) are
-            listed, most severe first, with their messages; --audit also runs the audit rules on every entry
+            listed, most severe first, numbered as their messages below the table (HAR ENTRY is the entry's
+            position in the file, from 1); --audit also runs the audit rules on every entry
             (useful for HAR exports of browsers and proxies). No finding shows a secret's value.
 
             Exit codes: 0 success, 1 missing or invalid HAR file or store, 2 usage error.
@@ -110,23 +117,33 @@ public struct ReportCommand: Command {
         if let reason = Formatting.unreadableFileReason(fileURL) {
             throw CLIError.failure(command: "report", input: path, message: reason)
         }
+        // The file is read once: the summary needs the HAR entries, the HTML report the transactions.
         let document: HARDocument
+        var transactions: [Transaction]?
+        let progress = ProgressBar("reading \(fileURL.lastPathComponent)", output: environment.standardError)
+        defer { progress.finish() }
         if Self.isSQLite(fileURL) {
-            let store = try QueryCommand.open(path, command: "report", in: environment)
-            do {
-                document = try await store.exportHAR()
-            } catch {
-                throw CLIError.failure(command: "report", input: path, message: QueryCommand.message(error))
-            }
+            let stored = try await CaptureFile.transactions(path, command: "report", in: environment)
+            // Not redacted here: the summary redacts what it prints, and the audit must see what was captured.
+            document = HARDocument(transactions: stored, redactor: .disabled)
+            transactions = stored
         } else {
+            // Decoding reports no progress: the bar ticks with the time elapsed.
+            progress.update(0, step: "decoding")
             document = try loadHAR(fileURL)
         }
+        progress.update(0.6, step: audits ? "summarizing and auditing" : "summarizing")
         var summary = HARSummary(
             entries: document.log.entries,
             slowestLimit: slowestLimit,
             redactor: redacts ? (environment.configuredRedactor ?? .default) : .disabled
         )
         summary.findings = HARSummary.findings(of: document.log.entries, audit: audits ? AuditHandler() : nil)
+        if htmlPath != nil && transactions == nil {
+            progress.update(0.8, step: "reading the transactions")
+            transactions = document.transactions()
+        }
+        progress.finish()
         if printsJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -139,7 +156,7 @@ public struct ReportCommand: Command {
         } else {
             environment.standardOutput.write(Self.text(summary, file: path))
         }
-        if let htmlPath { try await writeHTML(to: htmlPath, in: environment) }
+        if let htmlPath { try writeHTML(transactions ?? [], to: htmlPath, in: environment) }
         return .success
     }
 
@@ -169,9 +186,14 @@ public struct ReportCommand: Command {
     /// - Returns: Lines ending with a newline.
     public static func text(_ summary: HARSummary, file: String) -> String {
         let hostCount = summary.hosts.count
-        let entries = summary.entryCount == 1 ? "1 entry" : "\(summary.entryCount) entries"
+        var count = ReportFormat.counted(summary.transactionCount, "transaction")
+        if summary.redirectHopCount > 0 {
+            let hops = summary.redirectHopCount
+            count += " (and \(ReportFormat.counted(hops, "redirect hop")), counted with "
+            count += "\(hops == 1 ? "its transaction" : "their transactions"): \(summary.entryCount) HAR entries)"
+        }
         let redaction = summary.redaction == "off" ? " (redaction off: URLs as recorded)" : ""
-        var output = "\(file): \(entries), \(hostCount) host\(hostCount == 1 ? "" : "s")\(redaction)\n\n"
+        var output = "\(file): \(count), \(ReportFormat.counted(hostCount, "host"))\(redaction)\n\n"
         var hosts = TextTable(
             headings: ["HOST", "REQUESTS", "BYTES IN", "BYTES OUT", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right]
@@ -189,6 +211,11 @@ public struct ReportCommand: Command {
         var statuses = TextTable(headings: ["STATUS", "COUNT"], alignments: [.right, .right])
         statuses.rows = summary.statusCounts.map { ["\($0.status)", "\($0.count)"] }
         output += "\n" + statuses.rendered
+        if !summary.redirectHopStatusCounts.isEmpty {
+            let hops = summary.redirectHopStatusCounts.map { "\($0.status) ×\($0.count)" }.joined(separator: ", ")
+            output += "Redirect hops (not in the table: each transaction counts once, with its final status): "
+            output += hops + "\n"
+        }
 
         if summary.answeredBy.contains(where: { $0.source != "network" }) {
             var sources = TextTable(headings: ["ANSWERED BY", "COUNT", "STUBS"], alignments: [.left, .right, .left])
@@ -211,17 +238,18 @@ public struct ReportCommand: Command {
         }
         if !summary.findings.isEmpty {
             var findings = TextTable(
-                headings: ["SEVERITY", "RULE", "LOCATION", "#", "METHOD", "URL"],
-                alignments: [.left, .left, .left, .right, .left, .left]
+                headings: ["#", "SEVERITY", "RULE", "LOCATION", "HAR ENTRY", "METHOD", "URL"],
+                alignments: [.right, .left, .left, .left, .right, .left, .left]
             )
-            findings.rows = summary.findings.map {
+            findings.rows = summary.findings.enumerated().map { number, entry in
                 [
-                    $0.finding.severity.rawValue, $0.finding.rule, $0.finding.location ?? "-", "\($0.index + 1)",
-                    $0.method, Self.shortened($0.url, limit: 70),
+                    "\(number + 1)", entry.finding.severity.rawValue, entry.finding.rule, entry.finding.location ?? "-",
+                    "\(entry.index + 1)", entry.method, Self.shortened(entry.url, limit: 70),
                 ]
             }
             let count = summary.findings.count
-            output += "\nFindings (\(count)):\n" + findings.rendered
+            output += "\nFindings (\(count); # numbers the messages below, HAR ENTRY is the entry's position in "
+            output += "log.entries, from 1):\n" + findings.rendered
             for (number, entry) in summary.findings.enumerated() {
                 output += "\(number + 1). \(entry.finding.message)\n"
             }

@@ -2,12 +2,16 @@ import Foundation
 import NetTapCore
 import NetTapReport
 
-/// `nettap stats FILE.(har|sqlite) [--by host|minute] [--bucket SECONDS]`: flow statistics of a capture as
-/// tables: per host, or as a time series of bytes and requests per second.
+/// `nettap stats FILE.(har|sqlite) [--by host|time|minute] [--bucket SECONDS]`: flow statistics of a capture
+/// as tables: per host with who answered, or as a time series of bytes and requests per second.
 ///
 /// The numbers and their definitions are those of `FlowStatistics` (NetTapReport): body bytes only (headers are
 /// not counted), failed = failed or cancelled transactions, 4xx and 5xx counted apart, nearest-rank p50/p95/p99
-/// of the duration in milliseconds, and who answered.
+/// of the duration in milliseconds, and who answered (overall and per host).
+///
+/// Time series buckets start at whole multiples of the bucket since 1970-01-01T00:00:00Z (UTC): `--by minute`
+/// buckets start on whole minutes, `--bucket 1` ones on whole seconds. The per-host view ends with a one-line
+/// summary of the 1-second series (its peaks) and names `--by time` for the full series.
 ///
 /// Exit codes: 0 done, 1 the file is missing, not a valid HAR or not a readable NetTap store, 2 usage error.
 public struct StatsCommand: Command {
@@ -21,47 +25,59 @@ public struct StatsCommand: Command {
         options: [
             OptionSpec(
                 names: ["--by"],
-                valueName: "host|minute",
-                help: "host (default): a table per host; minute: a time series in 60-second buckets."
+                valueName: "host|time|minute",
+                help: "host (default): a table per host with who answered; time: a time series in --bucket "
+                    + "buckets (1 s by default); minute: a time series in whole UTC minutes."
             ),
             OptionSpec(
                 names: ["--bucket"],
                 valueName: "SECONDS",
-                help: "A time series in buckets of this many seconds (decimals allowed, at least 0.001)."
+                help: "The bucket of the time series, in seconds (decimals allowed, at least 0.001); alone, it "
+                    + "implies --by time."
             ),
         ],
         discussion: """
             Definitions: bytes up/down = request/response body sizes (full sizes, headers not counted);
             failed = failed or cancelled (no response); 4xx and 5xx count error responses apart;
             p50/p95/p99 = nearest-rank percentiles of the duration in milliseconds; answered by = who
-            answered (network, mock, cassette, …) with its share. In a time series a request counts in the
-            bucket of its start, bytes up where the request was sent, bytes down where the response ended.
+            answered (network, mock, cassette, …) with its share, per host and overall. In a time series a
+            request counts in the bucket of its start, bytes up where the request was sent, bytes down where
+            the response ended.
 
-            --by minute uses 60-second buckets; --bucket SECONDS sets the bucket (alone, it implies a time
-            series). Exit codes: 0 success, 1 missing or invalid HAR file or store, 2 usage error.
+            Time series buckets start at whole multiples of the bucket since 1970-01-01T00:00:00Z (UTC):
+            --by minute on whole minutes, --bucket 1 on whole seconds, --bucket 3600 on whole hours. When
+            the series has more than 1000 buckets only those with traffic are listed, at most 1000 rows;
+            the output says how many were left out. The bucket is never changed.
+
+            --by host (the default) ends with the peaks of the 1-second series. --by minute and --bucket,
+            and --by host and --bucket, are usage errors. Exit codes: 0 success, 1 missing or invalid HAR
+            file or store, 2 usage error.
             """
     )
 
     /// How the statistics are grouped.
     public enum Grouping: String, Sendable {
-        /// One row per host, then the total.
+        /// One row per host, then the total, who answered, and the peaks of the series.
         case host
         /// One row per time bucket.
         case time
     }
 
+    /// The most rows a time series prints.
+    public static let rowLimit = 1_000
+
     /// The file, as typed.
     public var path: String
     /// The grouping.
     public var grouping: Grouping
-    /// The bucket of the time series, in seconds.
+    /// The bucket of the time series, in seconds: `--bucket`, 60 for `--by minute`, else 1.
     public var bucketSeconds: Double
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
-    /// - Throws: A usage ``CLIError`` for an unknown `--by` value, a `--bucket` that is not a number ≥ 0.001, or
-    ///   `--by host` with `--bucket`.
+    /// - Throws: A usage ``CLIError`` for an unknown `--by` value, a `--bucket` that is not a number ≥ 0.001,
+    ///   or `--bucket` with `--by host` or `--by minute`.
     public init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         let by = arguments.value("--by")
@@ -79,22 +95,24 @@ public struct StatsCommand: Command {
         switch by {
         case nil:
             grouping = bucket == nil ? .host : .time
-        case "host":
+        case "host", "minute":
             if bucket != nil {
                 throw CLIError.usage(
                     command: "stats",
-                    input: "--bucket",
-                    message: "applies to a time series; use it with --by minute or alone"
+                    input: "--by \(by ?? "") --bucket",
+                    message: by == "minute"
+                        ? "conflict: --by minute uses 60-second buckets; use --by time --bucket SECONDS for another"
+                        : "conflict: --bucket applies to a time series; use --by time --bucket SECONDS"
                 )
             }
-            grouping = .host
-        case "minute":
+            grouping = by == "host" ? .host : .time
+        case "time":
             grouping = .time
         case .some(let other):
             throw CLIError.usage(
                 command: "stats",
                 input: "--by \(Formatting.quoted(other))",
-                message: "must be host or minute"
+                message: "must be host, time or minute"
             )
         }
         bucketSeconds = bucket ?? (by == "minute" ? 60 : 1)
@@ -107,74 +125,142 @@ public struct StatsCommand: Command {
     /// - Throws: ``CLIError`` (exit 1) naming the file when it cannot be read.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let transactions = try await CaptureFile.transactions(path, command: "stats", in: environment)
-        let statistics = FlowStatistics(
-            transactions: transactions,
-            bucketDuration: .milliseconds(Int64((bucketSeconds * 1000).rounded()))
-        )
+        let statistics = Self.statistics(of: transactions, bucketSeconds: bucketSeconds)
         environment.standardOutput.write(Self.text(statistics, grouping: grouping, file: path))
         return .success
+    }
+
+    /// The statistics the command prints: buckets aligned to UTC multiples of the bucket, every bucket when
+    /// the series has at most ``rowLimit`` of them, else only those with traffic (never a widened bucket).
+    ///
+    /// - Parameters:
+    ///   - transactions: The transactions.
+    ///   - bucketSeconds: The bucket, in seconds.
+    /// - Returns: The statistics.
+    public static func statistics(of transactions: [Transaction], bucketSeconds: Double) -> FlowStatistics {
+        let bucket = Duration.milliseconds(Int64((bucketSeconds * 1000).rounded()))
+        let sparse = FlowStatistics(
+            transactions: transactions,
+            bucketDuration: bucket,
+            alignment: .wallClock,
+            includesEmptyBuckets: false
+        )
+        guard sparse.bucketCount <= rowLimit else { return sparse }
+        return FlowStatistics(transactions: transactions, bucketDuration: bucket, alignment: .wallClock)
     }
 
     /// The text form of the statistics.
     ///
     /// - Parameters:
-    ///   - statistics: The statistics.
+    ///   - statistics: The statistics, made as ``statistics(of:bucketSeconds:)`` makes them.
     ///   - grouping: Per host or per time bucket.
     ///   - file: The file name shown in the first line.
     /// - Returns: Lines ending with a newline.
     public static func text(_ statistics: FlowStatistics, grouping: Grouping, file: String) -> String {
         let total = statistics.total
-        let count = total.requests == 1 ? "1 transaction" : "\(total.requests) transactions"
-        var output = "\(file): \(count), \(statistics.hosts.count) host\(statistics.hosts.count == 1 ? "" : "s")"
+        var output =
+            "\(file): \(ReportFormat.counted(total.requests, "transaction")), "
+            + ReportFormat.counted(statistics.hosts.count, "host")
         if let range = statistics.range {
-            output += ", \(Formatting.milliseconds(range.duration * 1000)) ms"
+            output += ", over \(ReportFormat.duration(seconds: range.duration))"
+            output += " (\(timestamp(range.start)) to \(timestamp(range.end)))"
         }
         output += "\n\n"
         switch grouping {
         case .host:
-            var table = TextTable(
-                headings: [
-                    "HOST", "REQUESTS", "BYTES UP", "BYTES DOWN", "FAILED", "4XX", "5XX", "P50 MS", "P95 MS",
-                    "P99 MS",
-                ],
-                alignments: [.left] + Array(repeating: .right, count: 9)
-            )
-            for totals in statistics.hosts + [total] {
-                table.rows.append([
-                    totals.host, "\(totals.requests)", "\(totals.bytesUp)", "\(totals.bytesDown)", "\(totals.failed)",
-                    "\(totals.clientErrors)", "\(totals.serverErrors)",
-                    totals.p50Milliseconds.map(Formatting.milliseconds) ?? "-",
-                    totals.p95Milliseconds.map(Formatting.milliseconds) ?? "-",
-                    totals.p99Milliseconds.map(Formatting.milliseconds) ?? "-",
-                ])
-            }
-            output += table.rendered
-            if !total.answeredBy.isEmpty {
-                var sources = TextTable(
-                    headings: ["ANSWERED BY", "COUNT", "SHARE"],
-                    alignments: [.left, .right, .right]
-                )
-                sources.rows = total.answeredBy.map {
-                    [$0.source, "\($0.count)", String(format: "%.1f%%", $0.share * 100)]
-                }
-                output += "\n" + sources.rendered
-            }
+            output += hostText(statistics)
         case .time:
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            var table = TextTable(
-                headings: ["START", "REQUESTS", "REQ/S", "BYTES UP/S", "BYTES DOWN/S"],
-                alignments: [.left, .right, .right, .right, .right]
-            )
-            table.rows = statistics.series.map { bucket in
-                [
-                    formatter.string(from: bucket.start), "\(bucket.requests)",
-                    String(format: "%.2f", bucket.requestsPerSecond), String(format: "%.1f", bucket.bytesUpPerSecond),
-                    String(format: "%.1f", bucket.bytesDownPerSecond),
-                ]
-            }
-            output += "Buckets of \(Formatting.milliseconds(statistics.bucketSeconds * 1000)) ms:\n" + table.rendered
+            output += seriesText(statistics)
         }
         return output
+    }
+
+    private static func hostText(_ statistics: FlowStatistics) -> String {
+        let total = statistics.total
+        var table = TextTable(
+            headings: [
+                "HOST", "REQUESTS", "BYTES UP", "BYTES DOWN", "FAILED", "4XX", "5XX", "P50 MS", "P95 MS", "P99 MS",
+                "ANSWERED BY",
+            ],
+            alignments: [.left] + Array(repeating: .right, count: 9) + [.left]
+        )
+        for totals in statistics.hosts + [total] {
+            table.rows.append([
+                totals.host, "\(totals.requests)", "\(totals.bytesUp)", "\(totals.bytesDown)", "\(totals.failed)",
+                "\(totals.clientErrors)", "\(totals.serverErrors)",
+                totals.p50Milliseconds.map(Formatting.milliseconds) ?? "-",
+                totals.p95Milliseconds.map(Formatting.milliseconds) ?? "-",
+                totals.p99Milliseconds.map(Formatting.milliseconds) ?? "-",
+                totals.answeredBy.map { "\($0.source) \(share($0.share))" }.joined(separator: ", "),
+            ])
+        }
+        var output = table.rendered
+        if !total.answeredBy.isEmpty {
+            var sources = TextTable(headings: ["ANSWERED BY", "COUNT", "SHARE"], alignments: [.left, .right, .right])
+            sources.rows = total.answeredBy.map { [$0.source, "\($0.count)", share($0.share)] }
+            output += "\n" + sources.rendered
+        }
+        let series = statistics.series.filter { $0.requests > 0 || $0.bytesUp > 0 || $0.bytesDown > 0 }
+        if let busiest = series.max(by: { $0.requests < $1.requests }),
+            let fastestDown = series.max(by: { $0.bytesDown < $1.bytesDown }),
+            let fastestUp = series.max(by: { $0.bytesUp < $1.bytesUp })
+        {
+            let bucket = ReportFormat.interval(seconds: statistics.bucketSeconds)
+            output += "\nTime series (\(bucket) buckets; all of them with --by time): "
+            output += "\(series.count) of \(ReportFormat.counted(statistics.bucketCount, "bucket")) with traffic; "
+            output += "peaks \(rate(busiest.requestsPerSecond)) requests/s at \(timestamp(busiest.start)), "
+            output += "\(bytesRate(fastestDown.bytesDownPerSecond)) down at \(timestamp(fastestDown.start)), "
+            output += "\(bytesRate(fastestUp.bytesUpPerSecond)) up at \(timestamp(fastestUp.start))\n"
+        }
+        return output
+    }
+
+    private static func seriesText(_ statistics: FlowStatistics) -> String {
+        let bucket = ReportFormat.interval(seconds: statistics.bucketSeconds)
+        var output = "Buckets of \(bucket), starting at whole multiples of \(bucket) since 1970-01-01T00:00:00Z (UTC)"
+        var rows = statistics.series
+        let isSparse = rows.count < statistics.bucketCount
+        if isSparse {
+            let empty = statistics.bucketCount - rows.count
+            output += "; only the \(ReportFormat.counted(rows.count, "bucket")) with traffic are listed "
+            output += "(\(ReportFormat.counted(empty, "empty bucket")) of \(statistics.bucketCount) left out)"
+        }
+        output += ":\n"
+        var cut = 0
+        if rows.count > rowLimit {
+            cut = rows.count - rowLimit
+            rows = Array(rows.prefix(rowLimit))
+        }
+        var table = TextTable(
+            headings: ["START", "REQUESTS", "REQ/S", "BYTES UP/S", "BYTES DOWN/S"],
+            alignments: [.left, .right, .right, .right, .right]
+        )
+        table.rows = rows.map { bucket in
+            [
+                timestamp(bucket.start), "\(bucket.requests)", String(format: "%.2f", bucket.requestsPerSecond),
+                String(format: "%.1f", bucket.bytesUpPerSecond), String(format: "%.1f", bucket.bytesDownPerSecond),
+            ]
+        }
+        output += table.rendered
+        if cut > 0 {
+            output += "… \(ReportFormat.counted(cut, "more bucket")) with traffic not listed (at most \(rowLimit) "
+            output += "rows); a larger --bucket gives fewer rows\n"
+        }
+        return output
+    }
+
+    private static func bytesRate(_ value: Double) -> String {
+        ReportFormat.bytes(Int64(min(9e18, value.rounded()))) + "/s"
+    }
+
+    private static func share(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+
+    private static func rate(_ value: Double) -> String {
+        value == value.rounded() && value < 1e15 ? String(Int64(value)) : String(format: "%.2f", value)
+    }
+
+    /// An instant as ISO 8601 UTC with milliseconds.
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

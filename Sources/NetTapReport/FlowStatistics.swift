@@ -15,10 +15,14 @@ import NetTapCore
 /// - **p50 / p95 / p99**: nearest-rank percentiles of `Timings.duration` in milliseconds: the value at rank
 ///   ⌈p/100 · n⌉ of the n ascending durations of transactions that ended; `nil` when none ended.
 /// - **answeredBy**: how many transactions each `Transaction.answeredBy` source answered, with its share.
-/// - **series**: consecutive buckets of ``bucketDuration`` from the range's start (the earliest start without a
-///   range), at most ``maximumBucketCount`` of them (a longer range gets wider buckets). A transaction counts as one request in the bucket of its start; its request body in the bucket
-///   where the request was sent (`Timings.requestSent`, else the start); its response body in the bucket where
-///   it ended (`Timings.end`, else the first byte, else the start). Moments outside the range are left out.
+/// - **series**: buckets of ``bucketDuration``, starting at the range's start (the earliest start without a
+///   range) or, with ``BucketAlignment/wallClock``, at whole multiples of the bucket since 1970-01-01T00:00:00Z.
+///   A transaction counts as one request in the bucket of its start; its request body in the bucket where the
+///   request was sent (`Timings.requestSent`, else the start); its response body in the bucket where it ended
+///   (`Timings.end`, else the first byte, else the start). Moments outside the range are left out. With
+///   `includesEmptyBuckets` (the default) the series holds every bucket of the range, at most
+///   ``maximumBucketCount`` of them: a range needing more gets wider buckets, which ``isBucketWidened`` tells;
+///   without it the series holds only the buckets with traffic, and the bucket is never widened.
 ///
 /// ```swift
 /// let statistics = FlowStatistics(transactions: log.transactions, bucketDuration: .seconds(1))
@@ -81,16 +85,36 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         public var bytesDownPerSecond: Double
     }
 
+    /// Where the buckets of a series start.
+    public enum BucketAlignment: String, Sendable, Hashable, Codable {
+        /// The first bucket starts at the range's start (the earliest transaction's start without a range).
+        case rangeStart
+        /// Buckets start at whole multiples of the bucket since 1970-01-01T00:00:00Z (UTC): 1-second buckets on
+        /// whole seconds, 60-second buckets on whole minutes, 3600-second buckets on whole hours.
+        case wallClock
+    }
+
     /// The time range the statistics cover; `nil` when there were no transactions and no range was given.
     public var range: DateInterval?
-    /// The length of one series bucket, in seconds.
+    /// The length of one series bucket, in seconds: the one asked for, unless ``isBucketWidened``.
     public var bucketSeconds: Double
+    /// The bucket length asked for, in seconds (at least 0.001).
+    public var requestedBucketSeconds: Double
+    /// Where the buckets start.
+    public var alignment: BucketAlignment
+    /// How many buckets the range spans, the empty ones included; 0 without a range.
+    public var bucketCount: Int
     /// The statistics of every transaction in the range; its host is `(all)`.
     public var total: Totals
     /// Per-host statistics, most requests first, then by host name.
     public var hosts: [Totals]
-    /// The series, one bucket per ``bucketSeconds`` from the range's start to its end, oldest first.
+    /// The series, oldest first: one bucket per ``bucketSeconds`` over the range, or only the buckets with
+    /// traffic when the statistics were made without `includesEmptyBuckets`.
     public var series: [Bucket]
+
+    /// Whether the range needed more than ``maximumBucketCount`` buckets of the length asked for, so the series
+    /// has wider buckets (``bucketSeconds`` > ``requestedBucketSeconds``).
+    public var isBucketWidened: Bool { bucketSeconds > requestedBucketSeconds }
 
     /// The most buckets a series holds; a range needing more gets buckets of `range / maximumBucketCount`.
     public static let maximumBucketCount = 100_000
@@ -106,19 +130,39 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     ///     covers everything: from the earliest start to the latest end.
     ///   - bucketDuration: The length of one series bucket; 1 second by default. Durations under 1 ms count as
     ///     1 ms; see ``maximumBucketCount``.
-    /// - Complexity: O(n log n) in the number of transactions, plus O(b) in the number of buckets.
-    public init(transactions: [Transaction], range: DateInterval? = nil, bucketDuration: Duration = .seconds(1)) {
+    ///   - alignment: Where the buckets start; at the range's start by default.
+    ///   - includesEmptyBuckets: Whether the series holds every bucket of the range (the default), or only those
+    ///     with a request or bytes (then the bucket is never widened).
+    /// - Complexity: O(n log n) in the number of transactions, plus O(b) in the number of buckets in the series.
+    public init(
+        transactions: [Transaction],
+        range: DateInterval? = nil,
+        bucketDuration: Duration = .seconds(1),
+        alignment: BucketAlignment = .rangeStart,
+        includesEmptyBuckets: Bool = true
+    ) {
         let (seconds, attoseconds) = bucketDuration.components
-        var bucketSeconds = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+        let requested = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
         let selected =
             range.map { range in
                 transactions.filter { $0.timings.startDate >= range.start && $0.timings.startDate < range.end }
             } ?? transactions
         let covered = range ?? Self.extent(of: selected)
-        if let covered, covered.duration / bucketSeconds > Double(Self.maximumBucketCount) {
+        var bucketSeconds = requested
+        if includesEmptyBuckets, let covered,
+            Self.layout(of: covered, bucketSeconds: requested, alignment: alignment).count > Self.maximumBucketCount
+        {
             bucketSeconds = covered.duration / Double(Self.maximumBucketCount)
+            // Aligned buckets may straddle one more boundary: widen until the range fits.
+            while Self.layout(of: covered, bucketSeconds: bucketSeconds, alignment: alignment).count
+                > Self.maximumBucketCount
+            {
+                bucketSeconds *= 1.001
+            }
         }
         self.bucketSeconds = bucketSeconds
+        requestedBucketSeconds = requested
+        self.alignment = alignment
         self.range = covered
         total = Self.totals(host: "(all)", transactions: selected)
         var groups: [String: [Transaction]] = [:]
@@ -127,7 +171,20 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         }
         hosts = groups.map { Self.totals(host: $0.key, transactions: $0.value) }
             .sorted { ($0.requests, $1.host) > ($1.requests, $0.host) }
-        series = covered.map { Self.series(of: selected, range: $0, bucketSeconds: bucketSeconds) } ?? []
+        if let covered {
+            let layout = Self.layout(of: covered, bucketSeconds: bucketSeconds, alignment: alignment)
+            bucketCount = layout.count
+            series = Self.series(
+                of: selected,
+                range: covered,
+                layout: layout,
+                bucketSeconds: bucketSeconds,
+                includesEmptyBuckets: includesEmptyBuckets
+            )
+        } else {
+            bucketCount = 0
+            series = []
+        }
     }
 
     /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1).
@@ -155,7 +212,7 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     }
 
     /// The earliest start to the latest end (or start) of the transactions.
-    private static func extent(of transactions: [Transaction]) -> DateInterval? {
+    static func extent(of transactions: [Transaction]) -> DateInterval? {
         guard let first = transactions.map(\.timings.startDate).min() else { return nil }
         let last = transactions.map { Self.moment(of: $0, milliseconds: $0.timings.end) }.max() ?? first
         return DateInterval(start: first, end: max(first, last))
@@ -188,42 +245,69 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         )
     }
 
-    private static func series(of transactions: [Transaction], range: DateInterval, bucketSeconds: Double) -> [Bucket] {
-        let count = max(1, Int((range.duration / bucketSeconds).rounded(.up)))
-        var requests = [Int](repeating: 0, count: count)
-        var up = [Int64](repeating: 0, count: count)
-        var down = [Int64](repeating: 0, count: count)
-        func index(_ date: Date) -> Int? {
-            let offset = date.timeIntervalSince(range.start)
-            guard offset >= 0 else { return nil }
-            let index = Int((offset / bucketSeconds).rounded(.down))
-            // The range's end belongs to the last bucket.
-            if index == count && offset <= range.duration { return count - 1 }
-            return index < count ? index : nil
+    /// Where the first bucket starts and how many buckets the range spans.
+    private static func layout(
+        of range: DateInterval,
+        bucketSeconds: Double,
+        alignment: BucketAlignment
+    ) -> (start: Date, count: Int) {
+        switch alignment {
+        case .rangeStart:
+            return (range.start, max(1, Int(min(9e15, (range.duration / bucketSeconds).rounded(.up)))))
+        case .wallClock:
+            let first = (range.start.timeIntervalSince1970 / bucketSeconds).rounded(.down)
+            let last = (range.end.timeIntervalSince1970 / bucketSeconds).rounded(.down)
+            return (Date(timeIntervalSince1970: first * bucketSeconds), Int(min(9e15, last - first)) + 1)
         }
+    }
+
+    private static func series(
+        of transactions: [Transaction],
+        range: DateInterval,
+        layout: (start: Date, count: Int),
+        bucketSeconds: Double,
+        includesEmptyBuckets: Bool
+    ) -> [Bucket] {
+        let count = layout.count
+        let origin = layout.start
+        func index(_ date: Date) -> Int? {
+            guard date >= range.start, date <= range.end else { return nil }
+            let offset = date.timeIntervalSince(origin)
+            // The range's end belongs to the last bucket.
+            return min(count - 1, max(0, Int((offset / bucketSeconds).rounded(.down))))
+        }
+        var requests: [Int: Int] = [:]
+        var up: [Int: Int64] = [:]
+        var down: [Int: Int64] = [:]
         for transaction in transactions {
             let timings = transaction.timings
-            if let bucket = index(timings.startDate) { requests[bucket] += 1 }
+            if let bucket = index(timings.startDate) { requests[bucket, default: 0] += 1 }
             if let body = transaction.request.body,
                 let bucket = index(moment(of: transaction, milliseconds: timings.requestSent))
             {
-                up[bucket] += body.totalByteCount
+                up[bucket, default: 0] += body.totalByteCount
             }
             if let body = transaction.response?.body,
                 let bucket = index(moment(of: transaction, milliseconds: timings.end ?? timings.firstByte))
             {
-                down[bucket] += body.totalByteCount
+                down[bucket, default: 0] += body.totalByteCount
             }
         }
-        return (0..<count).map { bucket in
-            Bucket(
-                start: range.start.addingTimeInterval(Double(bucket) * bucketSeconds),
-                requests: requests[bucket],
-                bytesUp: up[bucket],
-                bytesDown: down[bucket],
-                requestsPerSecond: Double(requests[bucket]) / bucketSeconds,
-                bytesUpPerSecond: Double(up[bucket]) / bucketSeconds,
-                bytesDownPerSecond: Double(down[bucket]) / bucketSeconds
+        let indices =
+            includesEmptyBuckets
+            ? Array(0..<count) : Set(requests.keys).union(up.keys).union(down.keys).sorted()
+        return indices.map { bucket in
+            let requestCount = requests[bucket] ?? 0
+            let bytesUp = up[bucket] ?? 0
+            let bytesDown = down[bucket] ?? 0
+            return Bucket(
+                start: origin.addingTimeInterval(Double(bucket) * bucketSeconds),
+                requests: requestCount,
+                bytesUp: bytesUp,
+                bytesDown: bytesDown,
+                requestsPerSecond: Double(requestCount) / bucketSeconds,
+                bytesUpPerSecond: Double(bytesUp) / bucketSeconds,
+                bytesDownPerSecond: Double(bytesDown) / bucketSeconds
             )
         }
     }

@@ -41,7 +41,9 @@ public struct HTMLReport: Sendable {
     public var redactor: Redactor
     /// The bucket of the bytes-per-second chart; 1 second by default.
     ///
-    /// A capture longer than ``maximumChartPoints`` buckets is drawn with wider buckets (a whole multiple).
+    /// A capture longer than ``maximumChartPoints`` buckets is drawn with wider buckets (a whole multiple); one
+    /// shorter than ``minimumChartPoints`` buckets with narrower ones (1, 2 or 5 × 10ⁿ ms, at least 1 ms), so a
+    /// capture of a second still draws a line. The chart's legend names the bucket drawn.
     public var bucketDuration: Duration
     /// How many transactions the waterfall draws (the earliest ones); 200 by default.
     public var waterfallLimit: Int
@@ -54,6 +56,29 @@ public struct HTMLReport: Sendable {
 
     /// The most points the bytes-per-second chart draws.
     public static let maximumChartPoints = 1_000
+    /// The fewest points the bytes-per-second chart draws for a capture that lasts long enough (at least
+    /// `minimumChartPoints` milliseconds).
+    public static let minimumChartPoints = 40
+
+    /// How far rendering has come, as ``render(progress:)`` reports it.
+    public struct Progress: Sendable, Hashable {
+        /// A step of rendering.
+        public enum Step: String, Sendable, Hashable {
+            /// Sorting the transactions and computing the statistics.
+            case statistics
+            /// Redacting the transactions (the largest step with redaction on).
+            case redacting
+            /// Encoding the transactions and their details as the page's JSON.
+            case encoding
+            /// Drawing the charts and tables and joining the page.
+            case assembling
+        }
+
+        /// The fraction of the whole rendering done, from 0 to 1; it never decreases.
+        public var fraction: Double
+        /// The step being done.
+        public var step: Step
+    }
 
     /// Creates a report.
     ///
@@ -91,12 +116,40 @@ public struct HTMLReport: Sendable {
     /// - Returns: One HTML5 document, UTF-8 text, that loads nothing from the network.
     /// - Complexity: O(n log n) in the number of transactions plus the size of their bodies.
     public func render() -> String {
+        render(progress: { _ in })
+    }
+
+    /// Renders the page, reporting its progress as it goes, for a progress bar.
+    ///
+    /// `progress` is called at the start and end of each ``Progress/Step`` and after every chunk of a few hundred
+    /// transactions redacted or encoded, with fractions weighted by the time each step takes, ending with 1.
+    /// It may be called from any thread (redaction runs on all cores), but never concurrently, and its
+    /// fractions never decrease; it should return quickly.
+    ///
+    /// ```swift
+    /// let html = report.render { progress in
+    ///     bar.update(progress.fraction, step: progress.step.rawValue)
+    /// }
+    /// ```
+    ///
+    /// - Parameter progress: Called with the progress.
+    /// - Returns: One HTML5 document, UTF-8 text, that loads nothing from the network.
+    /// - Complexity: O(n log n) in the number of transactions plus the size of their bodies.
+    public func render(progress: @escaping @Sendable (Progress) -> Void) -> String {
+        let reporter = ProgressReporter(progress, isRedacting: isRedacting)
+        reporter.report(.statistics, 0)
         let ordered = transactions.enumerated()
             .sorted { ($0.element.timings.startDate, $0.offset) < ($1.element.timings.startDate, $1.offset) }
             .map(\.element)
-        let statistics = FlowStatistics(transactions: ordered, bucketDuration: bucketDuration)
-        let chartStatistics = Self.chartStatistics(ordered, statistics: statistics)
-        let redacted = isRedacting ? Self.redact(ordered, with: redactor) : ordered
+        let extent = FlowStatistics.extent(of: ordered)
+        let statistics = FlowStatistics(
+            transactions: ordered,
+            bucketDuration: Self.chartBucket(for: extent, requested: bucketDuration)
+        )
+        reporter.report(.statistics, 1)
+        let redacted =
+            isRedacting
+            ? Self.redact(ordered, with: redactor) { reporter.report(.redacting, $0) } : ordered
         let payload = ReportPayload(
             transactions: redacted,
             title: title,
@@ -104,13 +157,15 @@ public struct HTMLReport: Sendable {
             generatedAt: generatedAt,
             bodyByteLimit: bodyByteLimit
         )
+        let json = payload.scriptSafeJSON { reporter.report(.encoding, $0) }
+        reporter.report(.assembling, 0)
         var page = ""
-        page.reserveCapacity(4096 + transactions.count * 1024)
+        page.reserveCapacity(json.utf8.count + 65_536 + min(transactions.count, waterfallLimit) * 512)
         page += Self.head(title: title)
         page += "<body>\n<header><h1>\(HTMLText.escape(title))</h1>\n<p class=\"muted\" id=\"meta\">"
         page += HTMLText.escape(
-            "Generated \(ISO8601DateFormatter().string(from: generatedAt)) by NetTap · \(transactions.count) "
-                + "transactions · "
+            "Generated \(ISO8601DateFormatter().string(from: generatedAt)) by NetTap · "
+                + "\(ReportFormat.counted(transactions.count, "transaction")) · "
         )
         page +=
             isRedacting
@@ -122,7 +177,7 @@ public struct HTMLReport: Sendable {
         page += ReportSections.section(
             id: "throughput",
             title: "Bytes per second",
-            body: ReportCharts.throughput(chartStatistics)
+            body: ReportCharts.throughput(statistics)
         )
         page += ReportSections.section(
             id: "waterfall",
@@ -139,9 +194,40 @@ public struct HTMLReport: Sendable {
         page += ReportSections.transactionTable
         page += "</main>\n<div id=\"errors\" role=\"alert\" hidden></div>\n"
         page += "<script type=\"application/json\" id=\"nettap-data\">"
-        page += payload.scriptSafeJSON()
+        page += json
         page += "</script>\n<script>\n" + ReportAssets.script + "\n</script>\n</body>\n</html>\n"
+        reporter.report(.assembling, 1)
         return page
+    }
+
+    /// The bucket the chart draws: `requested`, widened to a whole multiple when the capture would need more
+    /// than ``maximumChartPoints`` buckets, or narrowed to 1, 2 or 5 × 10ⁿ ms (at least 1 ms) when it would
+    /// have fewer than ``minimumChartPoints``.
+    ///
+    /// - Parameters:
+    ///   - extent: The capture's time range, from the earliest start to the latest end; `nil` for none.
+    ///   - requested: The bucket asked for (``bucketDuration``).
+    /// - Returns: The bucket to draw.
+    public static func chartBucket(for extent: DateInterval?, requested: Duration) -> Duration {
+        let (seconds, attoseconds) = requested.components
+        let requestedMilliseconds = max(1, (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())
+        guard let extent, extent.duration > 0 else { return requested }
+        let span = extent.duration * 1000
+        let points = span / requestedMilliseconds
+        if points > Double(maximumChartPoints) {
+            let factor = (points / Double(maximumChartPoints)).rounded(.up)
+            return .milliseconds(Int64((requestedMilliseconds * factor).rounded(.up)))
+        }
+        guard points < Double(minimumChartPoints) else { return requested }
+        var candidate = 1.0
+        var best = 1.0
+        while candidate < requestedMilliseconds {
+            for factor in [1.0, 2, 5] where candidate * factor < requestedMilliseconds {
+                if span / (candidate * factor) >= Double(minimumChartPoints) { best = candidate * factor }
+            }
+            candidate *= 10
+        }
+        return .milliseconds(Int64(best))
     }
 
     /// Renders the page and writes it to a file, replacing any file there.
@@ -156,14 +242,20 @@ public struct HTMLReport: Sendable {
     public static let contentSecurityPolicy =
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
-    /// Redacts every transaction, on all cores (redaction is the largest part of the rendering time).
-    private static func redact(_ transactions: [Transaction], with redactor: Redactor) -> [Transaction] {
+    /// Redacts every transaction, on all cores (redaction is the largest part of the rendering time), calling
+    /// `progress` with the fraction done after each chunk.
+    private static func redact(
+        _ transactions: [Transaction],
+        with redactor: Redactor,
+        progress: @escaping @Sendable (Double) -> Void
+    ) -> [Transaction] {
         let chunkSize = 256
         let chunkCount = (transactions.count + chunkSize - 1) / chunkSize
         let results = ChunkResults(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let range = chunk * chunkSize..<min(transactions.count, (chunk + 1) * chunkSize)
-            results.set(chunk, transactions[range].map { redactor.redact(transaction: $0).value })
+            let done = results.set(chunk, transactions[range].map { redactor.redact(transaction: $0).value })
+            progress(Double(done) / Double(chunkCount))
         }
         return results.joined()
     }
@@ -186,14 +278,6 @@ public struct HTMLReport: Sendable {
         """
     }
 
-    /// The statistics the chart draws: the report's bucket, widened to a whole multiple when the capture would
-    /// need more than ``maximumChartPoints`` points.
-    private static func chartStatistics(_ ordered: [Transaction], statistics: FlowStatistics) -> FlowStatistics {
-        guard statistics.series.count > maximumChartPoints else { return statistics }
-        let factor = (Double(statistics.series.count) / Double(maximumChartPoints)).rounded(.up)
-        let milliseconds = Int64((statistics.bucketSeconds * factor * 1000).rounded(.up))
-        return FlowStatistics(transactions: ordered, bucketDuration: .milliseconds(milliseconds))
-    }
 }
 
 /// Per-chunk results written from concurrent iterations, each to its own slot.
@@ -205,15 +289,57 @@ private final class ChunkResults: @unchecked Sendable {
 
     init(count: Int) { slots = Array(repeating: [], count: count) }
 
-    func set(_ index: Int, _ value: [Transaction]) {
+    private var filled = 0
+
+    /// Stores a chunk's result and returns how many chunks are stored.
+    func set(_ index: Int, _ value: [Transaction]) -> Int {
         lock.lock()
+        defer { lock.unlock() }
         slots[index] = value
-        lock.unlock()
+        filled += 1
+        return filled
     }
 
     func joined() -> [Transaction] {
         lock.lock()
         defer { lock.unlock() }
         return slots.flatMap { $0 }
+    }
+}
+
+/// Turns the progress of each step into the fraction of the whole rendering, serialized and never decreasing.
+private final class ProgressReporter: @unchecked Sendable {
+    // `last` is only read and written under `lock`, which also serializes the calls of `callback`.
+    private let callback: @Sendable (HTMLReport.Progress) -> Void
+    private let lock = NSLock()
+    private var last = -1.0
+    private var lastStep: HTMLReport.Progress.Step?
+    private let weights: [(HTMLReport.Progress.Step, Double)]
+
+    init(_ callback: @escaping @Sendable (HTMLReport.Progress) -> Void, isRedacting: Bool) {
+        self.callback = callback
+        // Shares of the time in a release build (10,000 transactions with 1 KiB bodies).
+        weights = [(.statistics, 0.05), (.redacting, isRedacting ? 0.45 : 0), (.encoding, 0.4), (.assembling, 0.1)]
+    }
+
+    /// Reports `fraction` (0 to 1) of `step` done.
+    func report(_ step: HTMLReport.Progress.Step, _ fraction: Double) {
+        let total = weights.reduce(0) { $0 + $1.1 }
+        var before = 0.0
+        var share = 0.0
+        for (candidate, weight) in weights {
+            if candidate == step {
+                share = weight
+                break
+            }
+            before += weight
+        }
+        let overall = min(1, (before + share * min(1, max(0, fraction))) / total)
+        lock.lock()
+        defer { lock.unlock() }
+        guard overall > last || step != lastStep else { return }
+        last = max(last, overall)
+        lastStep = step
+        callback(HTMLReport.Progress(fraction: last, step: step))
     }
 }

@@ -20,7 +20,8 @@ enum ReportAssets {
         .badge.ok { color: var(--up); } .badge.bad, .sev-high { color: var(--bad); } .sev-medium { color: var(--warn); }
         .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(120px, 1fr)); gap: 8px; }
         .card { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; }
-        .card .value { font-size: 19px; font-weight: 600; } .card .label { color: var(--muted); font-size: 12px; }
+        .card .value { font-size: 19px; font-weight: 600; white-space: nowrap; overflow: hidden;
+          text-overflow: ellipsis; } .card .value.long { font-size: 15px; line-height: 26px; } .card .label { color: var(--muted); font-size: 12px; }
         svg.chart { width: 100%; height: auto; background: var(--panel); border: 1px solid var(--line);
           border-radius: 6px; }
         svg .grid { stroke: var(--line); stroke-width: 1; } svg .axis { fill: var(--muted); font-size: 11px; }
@@ -37,9 +38,12 @@ enum ReportAssets {
         .key.wait { background: #dd8a2c; } .key.receive { background: var(--down); }
         .scroll { overflow-x: auto; }
         table.grid { border-collapse: collapse; width: 100%; font-size: 13px; }
-        table.grid th, table.grid td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: right;
+        table.grid th, table.grid td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: right;
           white-space: nowrap; }
-        table.grid th:first-child, table.grid td:first-child, table.grid td:last-child { text-align: left; }
+        table.grid td:first-child { white-space: normal; overflow-wrap: break-word; }
+        table.grid td:last-child { white-space: normal; min-width: 8em; }
+        table.grid th:first-child, table.grid td:first-child, table.grid th:last-child, table.grid td:last-child {
+          text-align: left; }
         table.grid tr.total td { font-weight: 600; }
         ul.findings { padding-left: 18px; } ul.findings li { margin: 3px 0; word-break: break-word; }
         .filters { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; margin-bottom: 8px; }
@@ -48,11 +52,13 @@ enum ReportAssets {
         .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; }
         @media (max-width: 900px) { .split { grid-template-columns: 1fr; } }
         .table { border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
-        .tx-head, .tx-row { display: grid; grid-template-columns: 88px 62px 52px 150px minmax(120px, 1fr) 84px
-          78px 72px 28px; align-items: center; }
+        .tx-head, .tx-row { display: grid; grid-template-columns: 96px 64px 56px minmax(64px, 1fr) minmax(80px, 2fr)
+          minmax(56px, 80px) 72px 64px 24px; align-items: center; }
         .tx-head { background: var(--panel); border-bottom: 1px solid var(--line); }
         .tx-head button { font: inherit; font-size: 12px; font-weight: 600; text-align: left; background: none;
-          border: 0; color: var(--fg); padding: 6px; cursor: pointer; }
+          border: 0; color: var(--fg); padding: 6px; cursor: pointer; overflow: hidden; text-overflow: ellipsis;
+          white-space: nowrap; min-width: 0; }
+        .tx-head button.num { text-align: right; }
         .tx-head button[aria-sort="ascending"]::after { content: " ▲"; }
         .tx-head button[aria-sort="descending"]::after { content: " ▼"; }
         .viewport { height: 560px; overflow-y: auto; position: relative; }
@@ -178,7 +184,7 @@ enum ReportAssets {
                 return (x < y ? -1 : x > y ? 1 : a - b) * sign;
               });
               const count = $('tx-count');
-              count.textContent = view.length + ' of ' + rows.length + ' transactions';
+              count.textContent = view.length + ' of ' + rows.length + (rows.length === 1 ? ' transaction' : ' transactions');
               count.dataset.shown = String(view.length);
               count.dataset.total = String(rows.length);
               $('tx-rows').style.height = (view.length * ROW) + 'px';
@@ -190,9 +196,22 @@ enum ReportAssets {
               if (count < 1048576) return (count / 1024).toFixed(1) + ' KiB';
               return (count / 1048576).toFixed(1) + ' MiB';
             }
+            function formatLong(seconds) {
+              const whole = Math.floor(seconds);
+              if (whole < 3600) return Math.floor(whole / 60) + ' min ' + (whole % 60) + ' s';
+              if (whole < 86400) return Math.floor(whole / 3600) + ' h ' + Math.floor(whole % 3600 / 60) + ' min';
+              return Math.floor(whole / 86400) + ' d ' + Math.floor(whole % 86400 / 3600) + ' h';
+            }
             function formatMilliseconds(value) {
               if (value === undefined || value === null) return '–';
+              if (value >= 60000) return formatLong(value / 1000);
               return value >= 1000 ? (value / 1000).toFixed(2) + ' s' : value.toFixed(1) + ' ms';
+            }
+            // The start, relative to the first transaction: +0 ms, +850 ms, +12.35 s, +5 min 3 s, +117 d 12 h.
+            function formatOffset(value) {
+              if (value >= 60000) return '+' + formatLong(value / 1000);
+              if (value >= 1000) return '+' + (value / 1000).toFixed(2) + ' s';
+              return '+' + value.toFixed(value > 0 && value < 10 ? 1 : 0) + ' ms';
             }
             function pathOf(url) {
               try { const parsed = new URL(url); return parsed.pathname + parsed.search; } catch (error) { return url; }
@@ -215,7 +234,7 @@ enum ReportAssets {
                 if (row.id === state.id) line.classList.add('selected');
                 const statusClass = 'st-' + Math.floor(row.status / 100);
                 line.append(
-                  make('span', 'num', formatMilliseconds(row.start - data.meta.origin)),
+                  make('span', 'num', formatOffset(row.start - data.meta.origin)),
                   make('span', null, row.method),
                   make('span', statusClass, row.status || 'failed'),
                   make('span', null, row.host),
@@ -224,6 +243,8 @@ enum ReportAssets {
                   make('span', 'num', formatMilliseconds(row.duration)),
                   make('span', 'num', formatBytes(row.bytesDown)),
                   make('span', null, row.findings ? String(row.findings) : ''));
+                line.children[0].title = new Date(row.start).toISOString();
+                line.children[3].title = row.host;
                 line.children[4].title = row.url;
                 fragment.append(line);
               }
@@ -384,12 +405,28 @@ enum ReportAssets {
               readHash(); syncControls(); apply(); showDetail(); revealSelection(); renderRows();
             });
 
+            // The header leaves room for the viewport's scroll bar, so its columns line up with the rows'.
+            function alignHead() {
+              const viewport = $('tx-viewport');
+              $('tx-head').style.paddingRight = Math.max(0, viewport.offsetWidth - viewport.clientWidth) + 'px';
+            }
+            // Which parts are wider than their box (none, at any width of 1280 px or more): for tests.
+            function checkOverflow() {
+              const parts = { page: root, table: $('tx-table'), head: $('tx-head'),
+                row: document.querySelector('.tx-row'), hosts: document.querySelector('#hosts .scroll') };
+              const wide = Object.keys(parts).filter((key) => parts[key] && parts[key].scrollWidth > parts[key].clientWidth + 1);
+              root.setAttribute('data-overflow', wide.join(' '));
+            }
+            window.addEventListener('resize', () => { alignHead(); renderRows(); checkOverflow(); });
+
             readHash();
             syncControls();
             apply();
             showDetail();
             revealSelection();
             renderRows();
+            alignHead();
+            checkOverflow();
           }
         })();
         """#

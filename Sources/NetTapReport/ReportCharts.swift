@@ -14,7 +14,10 @@ enum ReportCharts {
         let bottom = 24.0
         let plotWidth = width - left - 10
         let plotHeight = height - bottom - 10
-        let peak = max(1, series.map { max($0.bytesUpPerSecond, $0.bytesDownPerSecond) }.max() ?? 1)
+        let ticks = ReportFormat.rateTicks(
+            maximum: series.map { max($0.bytesUpPerSecond, $0.bytesDownPerSecond) }.max() ?? 0
+        )
+        let peak = ticks.last?.value ?? 1
         func x(_ index: Int) -> Double {
             series.count == 1 ? left + plotWidth / 2 : left + plotWidth * Double(index) / Double(series.count - 1)
         }
@@ -23,16 +26,15 @@ enum ReportCharts {
             series.enumerated().map { format(x($0.offset)) + "," + format(y(value($0.element))) }
                 .joined(separator: " ")
         }
-        let bucket = ReportFormat.milliseconds(statistics.bucketSeconds * 1000)
+        let bucket = ReportFormat.interval(seconds: statistics.bucketSeconds)
         var svg =
             "<svg class=\"chart\" id=\"throughput-chart\" viewBox=\"0 0 \(format(width)) \(format(height))\" "
             + "role=\"img\" aria-label=\"Bytes per second up and down, \(bucket) buckets\">\n"
-        for step in 0...4 {
-            let value = peak * Double(step) / 4
-            let lineY = format(y(value))
+        for tick in ticks {
+            let lineY = format(y(tick.value))
             svg += "<line class=\"grid\" x1=\"\(format(left))\" x2=\"\(format(width - 10))\" y1=\"\(lineY)\" "
-            svg += "y2=\"\(lineY)\"/><text class=\"axis\" x=\"\(format(left - 6))\" y=\"\(lineY)\" "
-            svg += "text-anchor=\"end\" dominant-baseline=\"middle\">\(ReportFormat.bytes(Int64(value)))/s</text>\n"
+            svg += "y2=\"\(lineY)\"/><text class=\"axis tick\" x=\"\(format(left - 6))\" y=\"\(lineY)\" "
+            svg += "text-anchor=\"end\" dominant-baseline=\"middle\">\(tick.label)</text>\n"
         }
         svg += "<polyline class=\"down\" data-series=\"down\" points=\"\(points(\.bytesDownPerSecond))\"/>\n"
         svg += "<polyline class=\"up\" data-series=\"up\" points=\"\(points(\.bytesUpPerSecond))\"/>\n"
@@ -54,7 +56,8 @@ enum ReportCharts {
             svg += "\(formatter.string(from: last.start))</text>\n"
         }
         svg += "</svg>\n<p class=\"legend\"><span class=\"key down\"></span>down (response bodies) "
-        svg += "<span class=\"key up\"></span>up (request bodies) · \(series.count) buckets of \(bucket)</p>\n"
+        svg += "<span class=\"key up\"></span>up (request bodies) · "
+        svg += "\(ReportFormat.counted(series.count, "bucket")) of \(bucket)</p>\n"
         return svg
     }
 
@@ -97,8 +100,9 @@ enum ReportCharts {
         }
         svg += "</svg>\n<p class=\"legend\"><span class=\"key queue\"></span>until sent "
         svg += "<span class=\"key wait\"></span>waiting for the first byte <span class=\"key receive\"></span>receiving"
-        svg += " · \(shown.count == transactions.count ? "all" : "the first \(shown.count) of") "
-        svg += "\(transactions.count) transactions by start, over \(ReportFormat.milliseconds(span))</p>\n"
+        svg += " · \(shown.count == transactions.count ? "" : "the first \(shown.count) of ")"
+        svg += "\(ReportFormat.counted(transactions.count, "transaction")) by start, over "
+        svg += "\(ReportFormat.milliseconds(span))</p>\n"
         return svg
     }
 
@@ -126,7 +130,19 @@ enum ReportCharts {
             svg += "<text class=\"axis\" x=\"\(format(x + barSlot / 2))\" y=\"\(format(height - 6))\" "
             svg += "text-anchor=\"middle\">\(entry.key == 0 ? "failed" : "\(entry.key)")</text></g>\n"
         }
-        return svg + "</svg>\n"
+        svg += "</svg>\n"
+        var hops: [Int: Int] = [:]
+        for transaction in transactions {
+            for hop in transaction.redirects { hops[hop.statusCode, default: 0] += 1 }
+        }
+        svg += "<p class=\"legend\" id=\"status-note\" data-redirect-hops=\"\(hops.values.reduce(0, +))\">"
+        svg += "Each transaction counts once, with its final status"
+        if !hops.isEmpty {
+            let list = hops.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+            svg += "; its redirect hops are not counted here: "
+            svg += "\(ReportFormat.counted(hops.values.reduce(0, +), "redirect hop")) (\(list))"
+        }
+        return svg + ".</p>\n"
     }
 
     /// A coordinate with at most two decimals.

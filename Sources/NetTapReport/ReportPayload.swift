@@ -80,13 +80,16 @@ struct ReportPayload: Encodable {
     }
 
     var meta: Meta
-    var rows: [Row]
-    var details: [Detail]
+    /// The transactions, already redacted as the report says.
+    var transactions: [Transaction]
+    var bodyByteLimit: Int
 
     /// The most bytes of a binary body embedded for its hex dump.
     static let hexByteLimit = 4096
     /// The most bytes of an image embedded as a `data:` URL.
     static let imageByteLimit = 1024 * 1024
+    /// How many transactions are encoded at a time (progress is reported per chunk).
+    static let chunkSize = 500
 
     init(transactions: [Transaction], title: String, isRedacted: Bool, generatedAt: Date, bodyByteLimit: Int) {
         let origin = transactions.map(\.timings.startDate).min() ?? generatedAt
@@ -97,16 +100,55 @@ struct ReportPayload: Encodable {
             origin: origin.timeIntervalSince1970 * 1000,
             total: transactions.count
         )
-        rows = transactions.map(Self.row)
-        details = transactions.map { Self.detail($0, bodyByteLimit: bodyByteLimit) }
+        self.transactions = transactions
+        self.bodyByteLimit = bodyByteLimit
     }
 
-    /// The payload as JSON that can sit inside `<script>` (see `HTMLText.scriptSafe`).
-    func scriptSafeJSON() -> String {
+    private enum CodingKeys: String, CodingKey {
+        case meta, rows, details
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(meta, forKey: .meta)
+        try container.encode(transactions.map(Self.row), forKey: .rows)
+        try container.encode(transactions.map { Self.detail($0, bodyByteLimit: bodyByteLimit) }, forKey: .details)
+    }
+
+    /// The payload as JSON that can sit inside `<script>` (see `HTMLText.scriptSafe`): `{"meta":…,"rows":[…],
+    /// "details":[…]}`, encoded a chunk of transactions at a time, calling `progress` with the fraction done.
+    func scriptSafeJSON(progress: (Double) -> Void = { _ in }) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: HTMLText.scriptSafe(data), as: UTF8.self)
+        func encoded(_ value: some Encodable) -> Data {
+            HTMLText.scriptSafe((try? encoder.encode(value)) ?? Data("null".utf8))
+        }
+        // The elements of an encoded array, without its brackets.
+        func elements(_ value: some Encodable) -> Data {
+            let data = encoded(value)
+            return data.count >= 2 ? Data(data.dropFirst().dropLast()) : Data()
+        }
+        let chunks = stride(from: 0, to: transactions.count, by: Self.chunkSize).map {
+            transactions[$0..<min(transactions.count, $0 + Self.chunkSize)]
+        }
+        let steps = Double(max(1, chunks.count * 2))
+        var json = Data("{\"meta\":".utf8)
+        json.append(encoded(meta))
+        json.append(contentsOf: Array(",\"rows\":[".utf8))
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(elements(chunk.map(Self.row)))
+            progress(Double(index + 1) / steps)
+        }
+        json.append(contentsOf: Array("],\"details\":[".utf8))
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(elements(chunk.map { Self.detail($0, bodyByteLimit: bodyByteLimit) }))
+            progress(Double(chunks.count + index + 1) / steps)
+        }
+        json.append(contentsOf: Array("]}".utf8))
+        progress(1)
+        return String(decoding: json, as: UTF8.self)
     }
 
     private static func row(_ transaction: Transaction) -> Row {

@@ -24,12 +24,13 @@ enum ReportSections {
             ("findings", "Findings", "\(findingCount)"),
         ]
         if let range = statistics.range {
-            cards.append(("span", "Time span", ReportFormat.milliseconds(range.duration * 1000)))
+            cards.append(("span", "Time span", ReportFormat.duration(seconds: range.duration)))
         }
         var html = "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cards\">\n"
         for (key, label, value) in cards {
             html +=
-                "<div class=\"card\" data-key=\"\(key)\"><div class=\"value\">\(HTMLText.escape(value))</div>"
+                "<div class=\"card\" data-key=\"\(key)\"><div class=\"value\(value.count > 9 ? " long" : "")\">"
+                + "\(HTMLText.escape(value))</div>"
                 + "<div class=\"label\">\(HTMLText.escape(label))</div></div>\n"
         }
         html += "</div>\n"
@@ -110,12 +111,15 @@ enum ReportSections {
         </form>
         <div class="split">
         <div class="table" id="tx-table">
-        <div class="tx-head" role="row">
-        <button type="button" data-sort="start">Start</button><button type="button" data-sort="method">Method</button>\
+        <div class="tx-head" id="tx-head" role="row">
+        <button type="button" class="num" data-sort="start" title="Start, after the first transaction">Start</button>\
+        <button type="button" data-sort="method">Method</button>\
         <button type="button" data-sort="status">Status</button><button type="button" data-sort="host">Host</button>\
-        <button type="button" data-sort="url">URL</button><button type="button" data-sort="source">Source</button>\
-        <button type="button" data-sort="duration">Duration</button><button type="button" data-sort="size">Size</button>\
-        <button type="button" data-sort="findings">⚑</button>
+        <button type="button" data-sort="url">URL</button>\
+        <button type="button" data-sort="source" title="Answered by">Source</button>\
+        <button type="button" class="num" data-sort="duration">Duration</button>\
+        <button type="button" class="num" data-sort="size" title="Response body size">Size</button>\
+        <button type="button" data-sort="findings" title="Findings">⚑</button>
         </div>
         <div id="tx-viewport" class="viewport" tabindex="0"><div id="tx-rows" class="rows"></div></div>
         </div>
@@ -125,33 +129,4 @@ enum ReportSections {
         </section>
 
         """
-}
-
-/// Number and text formats of the report.
-enum ReportFormat {
-    /// `512 B`, `1.5 KiB`, `2.0 MiB`, `1.1 GiB`.
-    static func bytes(_ count: Int64) -> String {
-        let value = Double(count)
-        if count < 1024 { return "\(count) B" }
-        if value < 1024 * 1024 { return String(format: "%.1f KiB", value / 1024) }
-        if value < 1024 * 1024 * 1024 { return String(format: "%.1f MiB", value / 1024 / 1024) }
-        return String(format: "%.1f GiB", value / 1024 / 1024 / 1024)
-    }
-
-    /// `12.3 ms`, `1.25 s`, or `–` when unknown.
-    static func milliseconds(_ value: Double?) -> String {
-        guard let value else { return "–" }
-        if value >= 1000 { return String(format: "%.2f s", value / 1000) }
-        return String(format: "%.1f ms", value)
-    }
-
-    /// `42 %` for 0.42.
-    static func percent(_ share: Double) -> String {
-        String(format: "%.0f %%", share * 100)
-    }
-
-    /// A long text cut to `limit` characters with `…`.
-    static func shortened(_ text: String, limit: Int = 120) -> String {
-        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
-    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NetTapCLI
 import NetTapCore
 import NetTapHAR
+import NetTapReport
 import Testing
 
 /// A NetTap export: a 5,000,000-byte download kept in part, a request redirected once, and a 404.
@@ -167,16 +168,44 @@ struct NetTapExportSummaryTests {
         #expect(summary.total.bytesIn == 5_000_000 + 2 + 4)
     }
 
-    @Test("redirect hop entries are requests of their own but neither failures nor HTTP errors")
+    @Test("redirect hop entries count with their transaction, apart, as nettap stats and the HTML report count")
     func redirectHops() throws {
-        let entries = try NetTapExport.document().log.entries
+        let document = try NetTapExport.document()
+        let entries = document.log.entries
         #expect(entries.map(\.response.status) == [200, 302, 200, 404])
         #expect(entries[1].isRedirectHop)
         let summary = HARSummary(entries: entries)
-        #expect(summary.total.requests == 4)
+        #expect(summary.entryCount == 4)
+        #expect(summary.transactionCount == 3)
+        #expect(summary.transactionCount == document.transactions().count)
+        #expect(summary.redirectHopCount == 1)
+        #expect(summary.total.requests == 3)
         #expect(summary.total.httpErrors == 1)
         #expect(summary.total.failed == 0)
-        #expect(summary.statusCounts.map { [$0.status, $0.count] } == [[200, 2], [302, 1], [404, 1]])
+        #expect(summary.statusCounts.map { [$0.status, $0.count] } == [[200, 2], [404, 1]])
+        #expect(summary.redirectHopStatusCounts.map { [$0.status, $0.count] } == [[302, 1]])
+        // The redirected transaction's time includes its hop's.
+        #expect(summary.slowest.first { $0.index == 2 }?.milliseconds == entries[1].time + entries[2].time)
+    }
+
+    @Test("the summary, nettap stats and the HTML report count the same transactions per host and status")
+    func agreesWithFlowStatistics() throws {
+        let document = try NetTapExport.document()
+        let summary = HARSummary(entries: document.log.entries)
+        let transactions = document.transactions()
+        let statistics = FlowStatistics(transactions: transactions)
+        #expect(summary.total.requests == statistics.total.requests)
+        #expect(summary.hosts.map { [$0.host: $0.requests] } == statistics.hosts.map { [$0.host: $0.requests] })
+        var statuses: [Int: Int] = [:]
+        for transaction in transactions { statuses[transaction.response?.statusCode ?? 0, default: 0] += 1 }
+        #expect(
+            summary.statusCounts.map { [$0.status: $0.count] }
+                == statuses.sorted { $0.key < $1.key }.map { [$0.key: $0.value] }
+        )
+        let html = HTMLReport(transactions: transactions).render()
+        #expect(html.contains("1 redirect hop (302 ×1)"))
+        #expect(html.contains(#"data-redirect-hops="1""#))
+        #expect(html.contains("\"total\":3"))
     }
 
     @Test("unknown sizes (-1) never lower the count: the larger known size wins")
@@ -202,7 +231,7 @@ struct ReportCommandTests {
         #expect(run.exitCode == .success)
         #expect(run.standardError.isEmpty)
         let lines = run.standardOutput.components(separatedBy: "\n")
-        #expect(lines.first == "\(url.path): 3 entries, 2 hosts")
+        #expect(lines.first == "\(url.path): 3 transactions, 2 hosts")
         #expect(lines.contains("HOST            REQUESTS  BYTES IN  BYTES OUT  FAILED  HTTP ERRORS  P50 MS  P95 MS"))
         #expect(lines.contains("www.google.com         2      7108          0       1            0     4.1    58.2"))
         #expect(lines.contains("mitmproxy.org          1     23866          0       0            0    14.7    14.7"))
@@ -220,11 +249,24 @@ struct ReportCommandTests {
         let summary = try JSONDecoder().decode(HARSummary.self, from: run.standardOutputData)
         #expect(summary.total.bytesIn == 5_000_006)
         #expect(summary.total.httpErrors == 1)
-        #expect(summary.total.requests == 4)
+        #expect(summary.total.requests == 3)
+        #expect(summary.redirectHopCount == 1)
 
         let text = await runCLI(["report", "nettap.har"], workingDirectory: directory)
-        let total = text.standardOutput.components(separatedBy: "\n").first { $0.hasPrefix("(all)") }
-        #expect(total?.split(separator: " ").map(String.init).prefix(6) == ["(all)", "4", "5000006", "0", "0", "1"])
+        let lines = text.standardOutput.components(separatedBy: "\n")
+        #expect(
+            lines.first
+                == "nettap.har: 3 transactions (and 1 redirect hop, counted with its transaction: 4 HAR entries), "
+                + "1 host"
+        )
+        let total = lines.first { $0.hasPrefix("(all)") }
+        #expect(total?.split(separator: " ").map(String.init).prefix(6) == ["(all)", "3", "5000006", "0", "0", "1"])
+        #expect(!lines.contains("   302      1"))
+        #expect(
+            lines.contains(
+                "Redirect hops (not in the table: each transaction counts once, with its final status): 302 ×1"
+            )
+        )
     }
 
     @Test("--json prints the same summary as JSON")
@@ -243,7 +285,7 @@ struct ReportCommandTests {
         let url = try fixtureURL("with-bom.har")
         let run = await runCLI(["report", url.lastPathComponent], workingDirectory: url.deletingLastPathComponent())
         #expect(run.exitCode == .success)
-        #expect(run.standardOutput.hasPrefix("with-bom.har: 1 entry, 1 host\n"))
+        #expect(run.standardOutput.hasPrefix("with-bom.har: 1 transaction, 1 host\n"))
     }
 
     @Test("an invalid HAR exits 1 with one line naming the file")

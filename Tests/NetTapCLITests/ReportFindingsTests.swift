@@ -53,8 +53,12 @@ struct ReportFindingsTests {
         let file = try Self.writeHAR(to: folder)
         let run = await runCLI(["report", file], workingDirectory: folder)
         #expect(run.exitCode == .success, "\(run.standardError)")
-        #expect(run.standardOutput.contains("Findings (1):"))
-        #expect(run.standardOutput.contains("high      integrity.mismatch  body"))
+        #expect(run.standardOutput.contains("Findings (1; # numbers the messages below, HAR ENTRY is"))
+        // The # column is the number of the message below; HAR ENTRY the entry's position in the file.
+        let row = run.standardOutput.components(separatedBy: "\n").first { $0.contains("integrity.mismatch") }
+        #expect(
+            row?.split(separator: " ").prefix(5).map(String.init) == ["1", "high", "integrity.mismatch", "body", "1"]
+        )
         #expect(run.standardOutput.contains("1. The body's SHA-256 is not the one in the manifest."))
         let json = await runCLI(["report", file, "--json"], workingDirectory: folder)
         #expect(json.standardOutput.contains(#""rule" : "integrity.mismatch""#))

@@ -51,11 +51,33 @@ struct StatsAndHTMLReportTests {
         #expect(run.exitCode == .success)
         #expect(run.standardError.isEmpty)
         let lines = run.standardOutput.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.contains(["a.example.com", "2", "0", "1000", "0", "0", "1", "10.0", "20.0", "20.0"]))
-        #expect(lines.contains(["b.example.com:81", "1", "0", "3000", "0", "0", "0", "30.0", "30.0", "30.0"]))
-        #expect(lines.contains(["(all)", "3", "0", "4000", "0", "0", "1", "20.0", "30.0", "30.0"]))
+        // Who answered, per host (last column) and overall.
+        #expect(
+            lines.contains([
+                "a.example.com", "2", "0", "1000", "0", "0", "1", "10.0", "20.0", "20.0", "network", "100.0%",
+            ])
+        )
+        #expect(
+            lines.contains([
+                "b.example.com:81", "1", "0", "3000", "0", "0", "0", "30.0", "30.0", "30.0", "mock", "100.0%",
+            ])
+        )
+        #expect(
+            lines.contains([
+                "(all)", "3", "0", "4000", "0", "0", "1", "20.0", "30.0", "30.0", "network", "66.7%,", "mock", "33.3%",
+            ])
+        )
         #expect(lines.contains(["network", "2", "66.7%"]))
         #expect(lines.contains(["mock", "1", "33.3%"]))
+        // The series, summed up, and where to find it.
+        let series = try #require(
+            run.standardOutput.components(separatedBy: "\n").first { $0.hasPrefix("Time series") }
+        )
+        #expect(
+            series.contains(
+                "(1 s buckets; all of them with --by time): 3 of 81 buckets with traffic; peaks 1 requests/s"
+            )
+        )
     }
 
     @Test("stats --by minute: 60-second buckets; --bucket sets another bucket")
@@ -64,7 +86,11 @@ struct StatsAndHTMLReportTests {
         let store = try await Self.makeStore(in: directory)
         let minute = await runCLI(["stats", store.path, "--by", "minute"])
         #expect(minute.exitCode == .success)
-        #expect(minute.standardOutput.contains("Buckets of 60000.0 ms:"))
+        #expect(
+            minute.standardOutput.contains(
+                "Buckets of 1 min, starting at whole multiples of 1 min since 1970-01-01T00:00:00Z (UTC):"
+            )
+        )
         // Starts at 0, 40 and 80 s: two in the first minute, one in the second.
         let rows = minute.standardOutput.split(separator: "\n").filter {
             $0.range(of: #"^\d{4}-"#, options: .regularExpression) != nil
@@ -72,7 +98,9 @@ struct StatsAndHTMLReportTests {
         #expect(rows.map { $0.split(separator: " ")[1] } == ["2", "1"])
 
         let seconds = await runCLI(["stats", store.path, "--bucket", "40"])
-        #expect(seconds.standardOutput.contains("Buckets of 40000.0 ms:"))
+        #expect(seconds.standardOutput.contains("Buckets of 40 s, starting"))
+        let time = await runCLI(["stats", store.path, "--by", "time"])
+        #expect(time.standardOutput.contains("Buckets of 1 s, starting"))
         #expect(
             seconds.standardOutput.split(separator: "\n").filter {
                 $0.range(of: #"^\d{4}-"#, options: .regularExpression) != nil
@@ -83,11 +111,17 @@ struct StatsAndHTMLReportTests {
     @Test("stats rejects an unknown grouping, a bad bucket and --by host with --bucket")
     func statsUsage() async {
         let harPath = (try? fixtureURL("chrome.har").path) ?? "chrome.har"
-        for arguments in [["--by", "day"], ["--bucket", "0"], ["--bucket", "x"], ["--by", "host", "--bucket", "2"]] {
+        for arguments in [
+            ["--by", "day"], ["--bucket", "0"], ["--bucket", "x"], ["--by", "host", "--bucket", "2"],
+            ["--by", "minute", "--bucket", "5"],
+        ] {
             let run = await runCLI(["stats", harPath] + arguments)
             #expect(run.exitCode == .usage, "\(arguments)")
             #expect(run.standardError.hasPrefix("nettap: stats: "), "\(arguments)")
         }
+        let conflict = await runCLI(["stats", harPath, "--by", "minute", "--bucket", "5"])
+        #expect(conflict.standardError.contains("--by minute --bucket"))
+        #expect(conflict.standardError.contains("conflict"))
     }
 
     @Test("stats of a HAR from Chrome and of a missing file")
@@ -95,7 +129,22 @@ struct StatsAndHTMLReportTests {
         let run = await runCLI(["stats", try fixtureURL("chrome.har").path])
         #expect(run.exitCode == .success)
         #expect(run.standardOutput.contains("3 transactions"))
+        #expect(run.standardOutput.contains("over 117 d 12 h"))
         #expect(run.standardOutput.contains("mitmproxy.org"))
+
+        // 117 days in 1-second buckets: the bucket stays 1 s; only the buckets with traffic are listed.
+        let seconds = await runCLI(["stats", try fixtureURL("chrome.har").path, "--bucket", "1"])
+        #expect(seconds.exitCode == .success)
+        #expect(seconds.standardOutput.contains("Buckets of 1 s, starting"))
+        #expect(seconds.standardOutput.contains("only the "))
+        #expect(seconds.standardOutput.contains("with traffic are listed"))
+        let rows = seconds.standardOutput.split(separator: "\n").filter {
+            $0.range(of: #"^\d{4}-"#, options: .regularExpression) != nil
+        }
+        #expect(!rows.isEmpty && rows.count <= 6)
+        // --by minute buckets start on whole UTC minutes (the first request is at 00:00:54.250Z).
+        let minutes = await runCLI(["stats", try fixtureURL("chrome.har").path, "--by", "minute"])
+        #expect(minutes.standardOutput.contains("\n2023-03-30T00:00:00.000Z "))
         let missing = await runCLI(["stats", "nope.har"])
         #expect(missing.exitCode == .failure)
         #expect(missing.standardError.contains("nope.har"))
@@ -109,7 +158,7 @@ struct StatsAndHTMLReportTests {
         #expect(run.exitCode == .success)
         #expect(run.standardError.isEmpty)
         let output = directory.appendingPathComponent("out.html")
-        #expect(run.standardOutput.contains("3 entries"))
+        #expect(run.standardOutput.contains("3 transactions"))
         #expect(run.standardOutput.hasSuffix("HTML report: \(output.standardizedFileURL.path)\n"))
         let html = try String(contentsOf: output, encoding: .utf8)
         #expect(html.contains("Content-Security-Policy"))
@@ -144,10 +193,19 @@ struct StatsAndHTMLReportTests {
         #expect(ProgressBar.line("importing a.har", fraction: 0.5) == "importing a.har [############------------]  50%")
         #expect(ProgressBar.line("x", fraction: 2) == "x [########################] 100%")
         let buffer = CommandOutput.Buffer()
-        let enabled = ProgressBar("x", output: CommandOutput(buffer), isEnabled: true)
+        let enabled = ProgressBar("x", output: CommandOutput(buffer), isEnabled: true, tickInterval: nil)
         enabled.update(0.25)
+        enabled.update(0.5, step: "redacting")
         enabled.finish()
-        #expect(buffer.text == "\rx [######------------------]  25%\r\u{1B}[2K")
+        #expect(
+            buffer.text
+                == "\r\u{1B}[2Kx [######------------------]  25%\r\u{1B}[2Kx [############------------]  50% redacting"
+                + "\r\u{1B}[2K"
+        )
+        #expect(
+            ProgressBar.line("x", fraction: 0.5, step: "encoding", elapsed: 3.21)
+                == "x [############------------]  50% encoding · 3.2 s"
+        )
         let quiet = CommandOutput.Buffer()
         let disabled = ProgressBar("x", output: CommandOutput(quiet))
         disabled.update(0.5)

@@ -52,12 +52,12 @@ struct BrowserTests {
     }
 
     /// Opens the file and checks what every report must show: the script ran, without errors or blocked loads.
-    static func open(_ file: URL, fragment: String = "") throws -> DumpedDOM {
+    static func open(_ file: URL, fragment: String = "", windowWidth: Int? = nil) throws -> DumpedDOM {
         guard Chromium.executable != nil else {
             Issue.record(Comment(rawValue: Chromium.missingMessage))
             throw Chromium.ChromiumMissing()
         }
-        let run = try Chromium.load(file, fragment: fragment)
+        let run = try Chromium.load(file, fragment: fragment, windowWidth: windowWidth)
         #expect(run.status == 0, "chromium exited with \(run.status): \(run.standardError.suffix(2000))")
         let dom = DumpedDOM(html: run.standardOutput)
         let root = try #require(dom.rootTag, "no DOM dumped; stderr: \(run.standardError.suffix(2000))")
@@ -163,6 +163,22 @@ struct BrowserTests {
             #expect(Self.shownCount(dom).total == transactions.count, "\(name)")
             #expect(dom.rowIDs.count == transactions.count, "\(name)")
             #expect(DumpedDOM.attribute("data-id", in: dom.tag(id: "detail") ?? "") == first.id.uuidString.lowercased())
+        }
+    }
+
+    @Test("at 1280 px nothing is wider than its box: the transactions table, its rows, the hosts table, the page")
+    func noHorizontalOverflow() throws {
+        let chrome = try HARDocument.load(contentsOf: HARFixtures.folder.appendingPathComponent("chrome.har"))
+            .transactions()
+        for (name, transactions) in [("report-1280.html", Self.transactions), ("chrome-1280.html", chrome)] {
+            let file = try Self.write(transactions, name: name)
+            let dom = try Self.open(
+                file,
+                fragment: "id=\(Self.transactions[0].id.uuidString.lowercased())",
+                windowWidth: 1280
+            )
+            let root = try #require(dom.rootTag)
+            #expect(DumpedDOM.attribute("data-overflow", in: root) == "", "\(name): \(root)")
         }
     }
 

@@ -39,9 +39,16 @@ public enum Chromium {
     ///   - file: The HTML file.
     ///   - fragment: The URL fragment, without `#`.
     ///   - screenshot: Where to save a 1280×2000 PNG instead of dumping the DOM.
+    ///   - windowWidth: The window's width in CSS pixels when dumping the DOM (a window 1000 px high); the
+    ///     browser's default when `nil`.
     /// - Returns: The exit status, the dumped DOM (standard output) and the log (standard error).
     /// - Throws: ``ChromiumMissing`` without a browser, or what `Process.run()` throws.
-    public static func load(_ file: URL, fragment: String = "", screenshot: URL? = nil) throws -> Run {
+    public static func load(
+        _ file: URL,
+        fragment: String = "",
+        screenshot: URL? = nil,
+        windowWidth: Int? = nil
+    ) throws -> Run {
         let executable = try requireExecutableURL()
         let profile = FileManager.default.temporaryDirectory
             .appendingPathComponent("nettap-chromium-\(UUID().uuidString)", isDirectory: true)
@@ -54,6 +61,7 @@ public enum Chromium {
             arguments += ["--screenshot=\(screenshot.path)", "--window-size=1280,2000", "--hide-scrollbars"]
         } else {
             arguments.append("--dump-dom")
+            if let windowWidth { arguments.append("--window-size=\(windowWidth),1000") }
         }
         var address = file.absoluteString
         if !fragment.isEmpty { address += "#" + fragment }
