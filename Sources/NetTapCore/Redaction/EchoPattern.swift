@@ -13,9 +13,10 @@ import Foundation
 /// secret that contains another is replaced whole.
 ///
 /// Speed: most text holds no copy, and text without `%` (nor `+` when a secret has a space, nor `\` when one
-/// has a `/`) can only hold a copy spelled as is; such text is searched byte for byte and the regular
-/// expression is not needed. The expression is compiled on first use and kept (``ExpressionCache``), since one
-/// transaction's secrets are searched in each of its header values, URLs and bodies.
+/// has a `/`) can only hold a copy spelled as is; such text is searched byte for byte first. The search itself
+/// walks the UTF-8 bytes with no regular expression: on Linux, swift-corelibs-foundation's (Swift 6.3.1)
+/// `NSRegularExpression` leaks its pattern's UTF-16 copy when the pattern is over 256 units long, which an
+/// expression per secret list (a group of alternatives per character) almost always was.
 struct EchoPattern {
     /// The secrets looked for, longest first, as UTF-8.
     private let searched: [String]
@@ -23,6 +24,10 @@ struct EchoPattern {
     private let hasSpace: Bool
     /// Whether a secret has a `/` (which may be spelled `\/`).
     private let hasSlash: Bool
+    /// ``searched`` as the UTF-8 bytes of each character (grapheme cluster), which is spelled as a whole.
+    private let characters: [[[UInt8]]]
+    /// By byte value: whether a copy of some secret can start with that byte.
+    private let startBytes: [Bool]
 
     /// The pattern for these secrets, or `nil` when none is long enough to look for.
     init?(_ secrets: Set<String>) {
@@ -31,18 +36,135 @@ struct EchoPattern {
         guard !searched.isEmpty else { return nil }
         hasSpace = searched.contains { $0.utf8.contains(UInt8(ascii: " ")) }
         hasSlash = searched.contains { $0.utf8.contains(UInt8(ascii: "/")) }
+        characters = searched.map { secret in secret.map { Array(String($0).utf8) } }
+        var startBytes = [Bool](repeating: false, count: 256)
+        startBytes[Int(UInt8(ascii: "%"))] = true
+        for first in characters.compactMap(\.first) {
+            if let byte = first.first { startBytes[Int(byte)] = true }
+            if first == [UInt8(ascii: " ")] { startBytes[Int(UInt8(ascii: "+"))] = true }
+            if first == [UInt8(ascii: "/")] { startBytes[Int(UInt8(ascii: "\\"))] = true }
+        }
+        self.startBytes = startBytes
     }
 
     /// The text with every copy replaced by `replacement` (inserted literally).
+    ///
+    /// The text is scanned once from the start; at each place the secrets are tried longest first, and a copy
+    /// found is replaced and skipped, as a regular expression `secret1|secret2|…` would replace its matches.
+    /// - Complexity: O(*n* × *s*) in the worst case, for *n* bytes of text and *s* bytes of secrets.
     func replacing(in text: String, with replacement: String) -> String {
-        guard mayContainCopy(text), let expression = Self.cache.expression(for: searched) else { return text }
-        let range = NSRange(text.startIndex..., in: text)
-        guard expression.firstMatch(in: text, range: range) != nil else { return text }
-        return expression.stringByReplacingMatches(
-            in: text,
-            range: range,
-            withTemplate: NSRegularExpression.escapedTemplate(for: replacement)
-        )
+        guard mayContainCopy(text) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var copied = 0
+        var position = 0
+        while position < bytes.count {
+            guard startBytes[Int(bytes[position])], let end = copyEnd(in: bytes, at: position) else {
+                position += 1
+                continue
+            }
+            if output.isEmpty { output.reserveCapacity(bytes.count) }
+            output.append(contentsOf: bytes[copied..<position])
+            output.append(contentsOf: replacement.utf8)
+            position = end
+            copied = end
+        }
+        guard copied > 0 else { return text }
+        output.append(contentsOf: bytes[copied...])
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Where the first secret (longest first) of which a copy starts at `start` ends, or `nil`.
+    private func copyEnd(in bytes: [UInt8], at start: Int) -> Int? {
+        for secret in characters {
+            if let end = Self.copyEnd(of: secret, in: bytes, at: start) { return end }
+        }
+        return nil
+    }
+
+    /// Where a copy of `secret` (the UTF-8 bytes of each of its characters) that starts at `start` ends, or `nil`.
+    ///
+    /// A `%` may be spelled `%` or `%25`, so a spelling that leads nowhere is undone and the next one tried.
+    private static func copyEnd(of secret: [[UInt8]], in bytes: [UInt8], at start: Int) -> Int? {
+        // Depth first: (character to match next, where, first spelling to try).
+        var choices: [(character: Int, position: Int, spelling: Spelling)] = [(0, start, .literal)]
+        while var choice = choices.popLast() {
+            if choice.character == secret.count { return choice.position }
+            while choice.spelling != .none {
+                let spelling = choice.spelling
+                choice.spelling = spelling.next
+                if let end = spelling.end(of: secret[choice.character], in: bytes, at: choice.position) {
+                    choices.append(choice)
+                    choices.append((choice.character + 1, end, .literal))
+                    break
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The ways one character may be written, in the order they are tried.
+    private enum Spelling {
+        /// Its own bytes.
+        case literal
+        /// Each UTF-8 byte as `%` and two hex digits in either case.
+        case percentEncoded
+        /// A space as `+`.
+        case plus
+        /// A `/` as `\/`.
+        case escapedSlash
+        /// No spelling left.
+        case none
+
+        var next: Spelling {
+            switch self {
+            case .literal: .percentEncoded
+            case .percentEncoded: .plus
+            case .plus: .escapedSlash
+            case .escapedSlash, .none: .none
+            }
+        }
+
+        /// Where `character` (UTF-8) written this way at `start` of `bytes` ends, or `nil`.
+        func end(of character: [UInt8], in bytes: [UInt8], at start: Int) -> Int? {
+            switch self {
+            case .literal:
+                guard start + character.count <= bytes.count else { return nil }
+                for (offset, byte) in character.enumerated() where bytes[start + offset] != byte { return nil }
+                return start + character.count
+            case .percentEncoded:
+                guard start + 3 * character.count <= bytes.count else { return nil }
+                var position = start
+                for byte in character {
+                    guard bytes[position] == UInt8(ascii: "%"), let high = Self.hexValue(bytes[position + 1]),
+                        let low = Self.hexValue(bytes[position + 2]), high << 4 | low == byte
+                    else { return nil }
+                    position += 3
+                }
+                return position
+            case .plus:
+                guard character == [UInt8(ascii: " ")], start < bytes.count, bytes[start] == UInt8(ascii: "+") else {
+                    return nil
+                }
+                return start + 1
+            case .escapedSlash:
+                guard character == [UInt8(ascii: "/")], start + 2 <= bytes.count, bytes[start] == UInt8(ascii: "\\"),
+                    bytes[start + 1] == UInt8(ascii: "/")
+                else { return nil }
+                return start + 2
+            case .none:
+                return nil
+            }
+        }
+
+        private static func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
     }
 
     /// Whether `text` may hold a copy: `false` only when no spelling of any secret can be in it.
@@ -89,44 +211,5 @@ struct EchoPattern {
             start += 1
         }
         return false
-    }
-
-    /// One character: itself, or its UTF-8 bytes percent-encoded in either hex case; a space also `+`, a `/`
-    /// also `\/`.
-    fileprivate static func characterPattern(_ character: Character) -> String {
-        let literal = NSRegularExpression.escapedPattern(for: String(character))
-        let hexDigits = Array("0123456789ABCDEF")
-        let encoded = String(character).utf8.map { byte in
-            "%(?i:" + String(hexDigits[Int(byte >> 4)]) + String(hexDigits[Int(byte & 0x0F)]) + ")"
-        }.joined()
-        var choices = [literal, encoded]
-        if character == " " { choices.append("\\+") }
-        if character == "/" { choices.append("\\\\/") }
-        return "(?:" + choices.joined(separator: "|") + ")"
-    }
-
-    /// The compiled expressions of recent secret lists, shared by every redaction in the process.
-    private static let cache = ExpressionCache()
-}
-
-/// Compiled echo expressions by secret list; at most ``capacity`` are kept (the cache empties when full).
-private final class ExpressionCache: Sendable {
-    /// The most expressions kept.
-    static let capacity = 256
-
-    private let expressions = Locked<[[String]: NSRegularExpression]>([:])
-
-    /// The expression matching any spelling of any of `secrets` (longest first), compiled on first use.
-    func expression(for secrets: [String]) -> NSRegularExpression? {
-        if let known = expressions.withLock({ $0[secrets] }) { return known }
-        let alternatives = secrets.map { secret in secret.map(EchoPattern.characterPattern).joined() }
-        guard let expression = try? NSRegularExpression(pattern: alternatives.joined(separator: "|")) else {
-            return nil
-        }
-        expressions.withLock { cached in
-            if cached.count >= Self.capacity { cached.removeAll(keepingCapacity: true) }
-            cached[secrets] = expression
-        }
-        return expression
     }
 }
