@@ -15,7 +15,9 @@ struct PendingWrites {
 
 /// The one writer of a store: serializes batch writes, limits and queries on its connection.
 actor StoreWriter {
-    /// The connection's owner. `nonisolated(unsafe)` only so that `deinit`, which runs with exclusive access
+    /// The connection's owner.
+    ///
+    /// `nonisolated(unsafe)` only so that `deinit`, which runs with exclusive access
     /// wherever the last reference is released, can write and close synchronously; every other use is isolated.
     private nonisolated(unsafe) let engine: StoreEngine
     private let pending: Locked<PendingWrites>

@@ -86,14 +86,14 @@ struct AnsweredBySummaryTests {
         #expect(summary.total.failed == 1)
     }
 
-    @Test("the summary counts entries per source and stub answers per scenario/stub, redirect hops included")
+    @Test("the summary counts transactions per source (a redirect hop with its transaction) and stub answers")
     func summary() throws {
         let summary = HARSummary(entries: try Self.document().log.entries)
         #expect(
             summary.answeredBy == [
                 HARSummary.SourceCount(
                     source: "mock",
-                    count: 4,
+                    count: 3,
                     stubs: [
                         HARSummary.NamedCount(name: "sale/cart", count: 2),
                         HARSummary.NamedCount(name: "config", count: 1),
@@ -109,7 +109,7 @@ struct AnsweredBySummaryTests {
     func text() throws {
         let text = ReportCommand.text(HARSummary(entries: try Self.document().log.entries), file: "answered.har")
         #expect(text.contains("ANSWERED BY  COUNT  STUBS"))
-        #expect(text.contains("mock             4  sale/cart ×2, config ×1"))
+        #expect(text.contains("mock             3  sale/cart ×2, config ×1"))
         #expect(text.contains("cassette         1"))
         let plain = ReportCommand.text(
             HARSummary(

@@ -127,12 +127,12 @@ struct QueryCommandTests {
         let (directory, _) = try await makeStore()
         let run = await runCLI(["report", "captures.sqlite"], workingDirectory: directory)
         #expect(run.exitCode == .success, "\(run.standardError)")
-        #expect(run.standardOutput.hasPrefix("captures.sqlite: 3 entries, 2 hosts\n"))
+        #expect(run.standardOutput.hasPrefix("captures.sqlite: 3 transactions, 2 hosts\n"))
         #expect(run.standardOutput.contains("api.example.com"))
         #expect(run.standardOutput.contains("mock"))
         let json = await runCLI(["report", "captures.sqlite", "--json"], workingDirectory: directory)
         let object = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any])
-        #expect(object["entryCount"] as? Int == 3)
+        #expect(object["transactionCount"] as? Int == 3)
     }
 
     @Test("--answered-by accepts stub and file for mock and files, and names the store's names when none match")

@@ -217,7 +217,7 @@ struct HARExportTests {
 
     @Test(
         "A rich export passes the independent checker strictly",
-        .enabled(if: HARCheck.isAvailable, "har-check not set up: run scripts/test (or set NETTAP_HAR_CHECK_DIR for it)")
+        .enabled(if: HARCheck.isAvailable, "har-check not set up: run scripts/test (NETTAP_HAR_CHECK_DIR)")
     )
     func independentChecker() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-har-\(UUID())")

@@ -193,7 +193,7 @@ struct ReplayHandlerTests {
 
     @Test(
         "a recorded redirect becomes hop entries, redacted, that pass the independent checker strictly",
-        .enabled(if: HARCheck.isAvailable, "har-check not set up: run scripts/test (or set NETTAP_HAR_CHECK_DIR for it)")
+        .enabled(if: HARCheck.isAvailable, "har-check not set up: run scripts/test (NETTAP_HAR_CHECK_DIR)")
     )
     func strictHAR() async throws {
         let folder = try TemporaryFolder()

@@ -119,8 +119,10 @@ extension Redactor {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
-    /// Whether a body without a content type reads as `application/x-www-form-urlencoded`: only the bytes a
-    /// form encoder writes (letters, digits, `-._~*%+=&`) and at least one `name=value` pair. A HAR entry whose
+    /// Whether a body without a content type reads as `application/x-www-form-urlencoded`.
+    ///
+    /// Only the bytes a form encoder writes (letters, digits, `-._~*%+=&`) and at least one `name=value` pair
+    /// count. A HAR entry whose
     /// `postData.mimeType` says "form" but whose headers carry no `Content-Type` is redacted as a form this way.
     static func looksLikeForm(_ body: Data) -> Bool {
         guard !body.isEmpty, body.count <= 1_048_576, body.contains(UInt8(ascii: "=")) else { return false }
