@@ -158,6 +158,7 @@ let package = Package(
         .testTarget(
             name: "NetTapReportTests",
             dependencies: ["NetTapReport", "NetTapCore", "NetTapHAR", "NetTapTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -150,13 +150,14 @@ struct BrowserTests {
         #expect(rows < 100)
     }
 
-    @Test("reports of the HAR exports of Chrome, Charles, Insomnia and others open without errors")
+    @Test("reports of the HAR exports of Chrome, Charles, Insomnia, Firefox- and Safari-shaped and others open cleanly")
     func fixtures() throws {
         let names = HARFixtures.available
         #expect(names.contains("chrome.har") && names.contains("charles.har") && names.contains("insomnia.har"))
-        for name in names {
-            let transactions = try HARDocument.load(contentsOf: HARFixtures.folder.appendingPathComponent(name))
-                .transactions()
+        let files = names.map { HARFixtures.folder.appendingPathComponent($0) } + HARFixtures.browserShaped
+        for file in files {
+            let name = file.lastPathComponent
+            let transactions = try HARDocument.load(contentsOf: file).transactions()
             let file = try Self.write(transactions, name: "fixture-\(name).html")
             let first = try #require(transactions.first)
             let dom = try Self.open(file, fragment: "id=\(first.id.uuidString.lowercased())")
