@@ -94,8 +94,9 @@ enum HARFixtures {
             .filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
     }
 
-    /// Handwritten HARs in the shape of Firefox's (133) and Safari's Web Inspector (18) exports, with their
-    /// quirks: `-1` timings of cached and blocked entries, `ssl` outside `connect`, status 0 for a blocked
+    /// Handwritten HARs in the shape of Firefox's (133) and Safari's Web Inspector (18) exports.
+    ///
+    /// They have the exports' quirks: `-1` timings of cached and blocked entries, `ssl` outside `connect`, status 0 for a blocked
     /// request, HTTP/2 pseudo-headers, `_fetchType`/`_priority`/`_transferSize`, a memory-cache entry, a 304 without
     /// a body. They stand in until real exports are added to `../shared/fixtures/har` as `firefox.har` and
     /// `safari.har`.
