@@ -251,13 +251,13 @@ public struct HTMLReport: Sendable {
     ) -> [Transaction] {
         let chunkSize = 256
         let chunkCount = (transactions.count + chunkSize - 1) / chunkSize
-        let results = ChunkResults(count: chunkCount)
+        let results = ChunkResults<[Transaction]>(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let range = chunk * chunkSize..<min(transactions.count, (chunk + 1) * chunkSize)
             let done = results.set(chunk, transactions[range].map { redactor.redact(transaction: $0).value })
             progress(Double(done) / Double(chunkCount))
         }
-        return results.joined()
+        return results.values().flatMap { $0 }
     }
 
     private static func head(title: String) -> String {
@@ -278,33 +278,6 @@ public struct HTMLReport: Sendable {
         """
     }
 
-}
-
-/// Per-chunk results written from concurrent iterations, each to its own slot.
-private final class ChunkResults: @unchecked Sendable {
-    // Each slot is written by exactly one iteration of `concurrentPerform`, and read only after it returned;
-    // the lock makes the writes visible without relying on that ordering.
-    private var slots: [[Transaction]]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: [], count: count) }
-
-    private var filled = 0
-
-    /// Stores a chunk's result and returns how many chunks are stored.
-    func set(_ index: Int, _ value: [Transaction]) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = value
-        filled += 1
-        return filled
-    }
-
-    func joined() -> [Transaction] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.flatMap { $0 }
-    }
 }
 
 /// Turns the progress of each step into the fraction of the whole rendering, serialized and never decreasing.
