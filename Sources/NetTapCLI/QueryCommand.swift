@@ -261,7 +261,7 @@ public struct QueryCommand: Command {
         guard Set(StoreQuery.answeredByNames(matching: name)).isDisjoint(with: names) else { return }
         let held = names.isEmpty ? "it holds no transactions" : "names in this store: " + names.joined(separator: ", ")
         environment.standardError.write(
-            "nettap query: --answered-by \(Formatting.quoted(name)) matches no transaction; \(held)\n"
+            "nettap: query: --answered-by \(Formatting.quoted(name)) matches no transaction; \(held)\n"
         )
     }
 

@@ -10,8 +10,9 @@ import NetTapCore
 /// - `path`: the SQLite file, relative to the configuration file's folder unless absolute (`~` is expanded);
 ///   ``defaultURL`` (`NetTap/nettap.sqlite` in Application Support) by default. An app reading `nettap.json` from
 ///   its bundle leaves it out or gives an absolute path: the bundle is read-only.
-/// - `maxBytes`: ``StoreLimits/totalByteLimit``; a number of bytes (≥ 4096) or a string with a unit (`KB`, `MB`,
-///   `GB`, `KiB`, `MiB`, `GiB`); 256 MiB by default.
+/// - `maxBytes`: ``StoreLimits/totalByteLimit``; a number of bytes or a string with a unit (`KB`, `MB`, `GB`,
+///   `KiB`, `MiB`, `GiB`); at least 1 MiB (an empty store already takes about 60 KiB, and a cap near that keeps
+///   nothing); 256 MiB by default.
 /// - `maxBodyBytes`: ``StoreLimits/bodyByteLimit``, in the same form (≥ 0); 1 MiB by default.
 /// - `maxAgeDays`: ``StoreLimits/maximumAge`` in days (a number > 0, fractions allowed), or `"unlimited"` to keep
 ///   transactions regardless of age; 14 by default.
@@ -67,7 +68,7 @@ public struct StoreConfiguration: Sendable, Hashable {
                 path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
         }
         var limits = StoreLimits.default
-        if let total = try node.byteCount("maxBytes", minimum: 4096) { limits.totalByteLimit = Int64(total) }
+        if let total = try node.byteCount("maxBytes", minimum: 1_048_576) { limits.totalByteLimit = Int64(total) }
         if let body = try node.byteCount("maxBodyBytes") { limits.bodyByteLimit = body }
         if let ageNode = try node.child("maxAgeDays"), ageNode.value != .null {
             if case .string(let text) = ageNode.value {

@@ -149,7 +149,7 @@ struct QueryCommandTests {
         #expect(file.standardOutput == "captures.sqlite: 0 matching transactions\n")
         #expect(
             file.standardError
-                == "nettap query: --answered-by \"file\" matches no transaction; names in this store: mock, network\n"
+                == "nettap: query: --answered-by \"file\" matches no transaction; names in this store: mock, network\n"
         )
 
         // A name the store has, filtered away by another option, gives no hint.

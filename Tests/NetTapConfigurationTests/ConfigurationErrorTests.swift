@@ -98,7 +98,7 @@ struct ConfigurationErrorTests {
             (#"{"cassette": {"path": "bad.har"}}"#, "$.cassette.path", #"cannot read cassette "bad.har""#),
             (#"{"store": {"maxAgeDays": 0}}"#, "$.store.maxAgeDays", "above 0"),
             (#"{"store": {"maxAgeDays": "forever"}}"#, "$.store.maxAgeDays", #"or "unlimited""#),
-            (#"{"store": {"maxBytes": 100}}"#, "$.store.maxBytes", "at least 4096 bytes"),
+            (#"{"store": {"maxBytes": 100}}"#, "$.store.maxBytes", "at least 1048576 bytes"),
             (#"{"store": {"maxBodyBytes": 1.5}}"#, "$.store.maxBodyBytes", "expected a number of bytes"),
             (#"{"capture": {"bodyByteLimit": "1 parsec"}}"#, "$.capture.bodyByteLimit", "invalid size"),
             (#"{"install": {"sharedSession": "yes"}}"#, "$.install.sharedSession", "expected a boolean"),
