@@ -143,21 +143,12 @@ public struct CassetteMatching: Sendable, Hashable {
         return true
     }
 
-    /// Whether a query item equals a recorded one in which each `[redacted]` stands for any text.
+    /// Whether a query item equals a recorded one in which each `[redacted]` stands for any text (the wildcard
+    /// matching of `RedactionPattern`, with the placeholder as the wildcard).
     private static func item(_ item: String, matchesRecorded recorded: String) -> Bool {
         if item == recorded { return true }
         let pieces = recorded.components(separatedBy: Redactor.placeholder)
-        guard pieces.count > 1, let first = pieces.first, let last = pieces.last, item.hasPrefix(first),
-            item.count >= first.count + last.count
-        else { return false }
-        var rest = item.dropFirst(first.count)
-        guard rest.hasSuffix(last) else { return false }
-        rest = rest.dropLast(last.count)
-        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
-            guard let found = rest.range(of: piece) else { return false }
-            rest = rest[found.upperBound...]
-        }
-        return true
+        return pieces.count > 1 && RedactionPattern.glob(pieces, matches: item)
     }
 
     /// A weight for how far apart two requests are, for naming the closest entry.

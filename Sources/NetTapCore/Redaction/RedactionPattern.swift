@@ -123,7 +123,7 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
 
     /// Whether `name` is the pieces joined by runs of any characters: the first piece a prefix, the last a
     /// suffix, the others found in order in between (greedy leftmost search is enough for `*` alone).
-    private static func glob(_ pieces: [String], matches name: String) -> Bool {
+    package static func glob(_ pieces: [String], matches name: String) -> Bool {
         guard let first = pieces.first, let last = pieces.last else { return name.isEmpty }
         if pieces.count == 1 { return name == first }
         guard name.hasPrefix(first), name.count >= first.count + last.count else { return false }
