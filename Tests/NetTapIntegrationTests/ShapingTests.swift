@@ -183,9 +183,9 @@ struct ShapingTests {
         #expect(outcome.nsError?.code == URLError.Code.cancelled.rawValue)
         #expect(outcome.body.count < 262_144, "only the pieces paced before the cancel arrived")
         #expect(call.completionCount == 1)
-        // At once: well under one second on an idle machine; the bound is generous for a loaded one and still far
-        // below the ~15 s the rest of the pacing would take.
-        #expect(afterCancel < .seconds(5), "the cancel took \(afterCancel)")
+        // At once: well under one second on an idle machine (5.5 s once with the whole suite running on 2 cores);
+        // the bound only tells a cancel apart from the ~15 s the rest of the pacing would take.
+        #expect(afterCancel < .seconds(12), "the cancel took \(afterCancel)")
 
         let (next, _) = Self.tagged(server.url("/get?after=cancel"), "after-cancel")
         let unshaped = await CallRecorder(interceptor: Self.interceptor(NetworkShaper())).send(next, style: .async)
