@@ -33,26 +33,16 @@ extension HARSummary {
             if recorded.isEmpty && audit == nil { continue }
             let transaction = entry.transaction()
             let url = Self.shownURL(transaction.request.url)
-            for finding in recorded {
+            let audited = audit.map { audit in audit.findings(for: transaction).filter { !recorded.contains($0) } }
+            let all = recorded.map { ($0, false) } + (audited ?? []).map { ($0, true) }
+            for (finding, isFromAudit) in all {
                 found.append(
                     FindingEntry(
                         index: index,
                         method: transaction.request.method,
                         url: url,
                         finding: finding,
-                        isFromAudit: false
-                    )
-                )
-            }
-            guard let audit else { continue }
-            for finding in audit.findings(for: transaction) where !recorded.contains(finding) {
-                found.append(
-                    FindingEntry(
-                        index: index,
-                        method: transaction.request.method,
-                        url: url,
-                        finding: finding,
-                        isFromAudit: true
+                        isFromAudit: isFromAudit
                     )
                 )
             }
