@@ -47,6 +47,14 @@ public struct ConfigNode: Sendable, Equatable {
     ///   trailing comma, which Foundation's parsers accept on some platforms but RFC 8259 does not.
     public init(parsing data: Data, source: String?) throws {
         let json = JSONSyntaxDiagnosis.strippingByteOrderMark(data)
+        if let problem = JSONSyntaxDiagnosis.encodingProblem(in: json) {
+            throw ConfigurationError(
+                source: source,
+                message: "invalid JSON: \(problem.message)",
+                line: problem.line,
+                column: problem.column
+            )
+        }
         let value: JSONValue
         do {
             value = try JSONValue(data: json)

@@ -20,6 +20,7 @@ package struct JSONSyntaxDiagnosis: Sendable, Equatable {
         if data.isEmpty {
             return JSONSyntaxDiagnosis(message: "the file is empty", line: 1, column: 1)
         }
+        if let problem = encodingProblem(in: data) { return problem }
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
@@ -29,6 +30,44 @@ package struct JSONSyntaxDiagnosis: Sendable, Equatable {
             return JSONSyntaxDiagnosis(message: text, line: location?.line, column: location?.column)
         }
         return nil
+    }
+
+    /// The first byte that cannot start JSON text in UTF-8: an invalid UTF-8 sequence or a NUL byte.
+    ///
+    /// RFC 8259 §8.1 requires UTF-8 for JSON exchanged between systems, and a NUL byte is never valid in JSON
+    /// (not whitespace, and a control character inside a string must be escaped). Foundation's parser instead
+    /// guesses UTF-16 or UTF-32 from NUL bytes at the start, so such text would be parsed as something other
+    /// than what the scan of ``JSONTextLayout`` and every byte offset in an error assume.
+    ///
+    /// - Parameter data: The text, without a byte-order mark.
+    /// - Returns: A diagnosis naming the byte (`byte 0x9E at byte offset 4 is not UTF-8 (…)`) and its line and
+    ///   column, or `nil` when the text is UTF-8 without NUL bytes.
+    package static func encodingProblem(in data: Data) -> JSONSyntaxDiagnosis? {
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                if scalar.count == 1, scalar.first == 0 {
+                    let what = "a NUL byte (0x00) at byte offset \(offset), which JSON text never holds"
+                    return encodingDiagnosis(what + " (UTF-16 or UTF-32? JSON must be UTF-8, RFC 8259 §8.1)", offset, data)
+                }
+                offset += scalar.count
+            case .error:
+                let byte = data[data.index(data.startIndex, offsetBy: offset)]
+                let hex = String(byte, radix: 16, uppercase: true)
+                let what = "byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte offset \(offset) is not UTF-8"
+                return encodingDiagnosis(what + " (JSON text must be UTF-8, RFC 8259 §8.1)", offset, data)
+            case .emptyInput:
+                return nil
+            }
+        }
+    }
+
+    private static func encodingDiagnosis(_ message: String, _ offset: Int, _ data: Data) -> JSONSyntaxDiagnosis {
+        let location = location(ofByteOffset: offset, in: data)
+        return JSONSyntaxDiagnosis(message: message, line: location?.line, column: location?.column)
     }
 
     /// Removes a leading UTF-8 byte-order mark (`EF BB BF`).

@@ -85,7 +85,8 @@ package enum JSONTextLayout {
                 stack.append(Frame(path: path, isObject: byte == UInt8(ascii: "{")))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if let comma = lastComma, trailingComma == nil { trailingComma = comma }
-                stack.removeLast()
+                // Only text Foundation accepted reaches here, but a scan must not trap on any input.
+                if !stack.isEmpty { stack.removeLast() }
             case UInt8(ascii: ","):
                 if var top = stack.last {
                     if top.isObject { top.key = nil } else { top.index += 1 }

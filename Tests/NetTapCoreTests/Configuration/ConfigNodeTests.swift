@@ -88,6 +88,23 @@ struct ConfigNodeTests {
         #expect(truncated.column == 4)
     }
 
+    @Test("text that is not UTF-8, or holds a NUL byte, is named by byte, offset, line and column")
+    func notUTF8() throws {
+        // The fuzzer's input (FuzzIntegrity, CI 2026-11-30): Foundation read it as UTF-32 and accepted it,
+        // then the offset scan met a "}" with nothing open and trapped.
+        let fuzzed = Data([0x00, 0x00, 0x00, 0x33, 0x9E, 0x7D, 0x20])
+        let nul = try #require(throws: ConfigurationError.self) { try ConfigNode(parsing: fuzzed, source: "f.json") }
+        #expect(nul.description == "f.json:1:1: invalid JSON: a NUL byte (0x00) at byte offset 0, which JSON text never holds (UTF-16 or UTF-32? JSON must be UTF-8, RFC 8259 §8.1)")
+        let latin1 = Data("{\n  \"name\": \"caf".utf8) + Data([0xE9]) + Data("\"\n}".utf8)
+        let bad = try #require(throws: ConfigurationError.self) { try ConfigNode(parsing: latin1, source: "f.json") }
+        #expect(bad.line == 2)
+        #expect(bad.column == 15)
+        #expect(bad.message == "invalid JSON: byte 0xE9 at byte offset 16 is not UTF-8 (JSON text must be UTF-8, RFC 8259 §8.1)")
+        let utf16 = try #require("{\"a\": 1}".data(using: .utf16BigEndian))
+        #expect(throws: ConfigurationError.self) { try ConfigNode(parsing: utf16, source: "f.json") }
+        #expect(try parse("{\"name\": \"café ☕️\"}").string("name") == "café ☕️")
+    }
+
     @Test("load names the file it read or could not read")
     func load() throws {
         let directory = FileManager.default.temporaryDirectory
