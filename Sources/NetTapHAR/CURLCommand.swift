@@ -109,7 +109,8 @@ public enum CURLCommand {
     /// - Parameter word: Any text.
     /// - Returns: The quoted word.
     public static func quote(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard word.utf8.contains(UInt8(ascii: "'")) else { return "'" + word + "'" }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The body as inline text, or `nil` when it must go through standard input.

@@ -123,18 +123,50 @@ public struct RedactionPattern: Sendable, Hashable, CustomStringConvertible, Exp
 
     /// Whether `name` is the pieces joined by runs of any characters: the first piece a prefix, the last a
     /// suffix, the others found in order in between (greedy leftmost search is enough for `*` alone).
+    ///
+    /// Pieces and name are compared by their UTF-8 bytes (both already lowercased by the caller), so a match
+    /// costs no allocation and no Foundation string search.
     package static func glob(_ pieces: [String], matches name: String) -> Bool {
         guard let first = pieces.first, let last = pieces.last else { return name.isEmpty }
         if pieces.count == 1 { return name == first }
-        guard name.hasPrefix(first), name.count >= first.count + last.count else { return false }
-        var rest = name.dropFirst(first.count)
-        guard rest.hasSuffix(last) else { return false }
-        rest = rest.dropLast(last.count)
-        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
-            guard let found = rest.range(of: piece) else { return false }
-            rest = rest[found.upperBound...]
+        var name = name
+        return name.withUTF8 { bytes in
+            let firstCount = first.utf8.count
+            let lastCount = last.utf8.count
+            guard bytes.count >= firstCount + lastCount, bytes.starts(with: first.utf8),
+                bytes[(bytes.count - lastCount)...].elementsEqual(last.utf8)
+            else { return false }
+            var start = firstCount
+            let end = bytes.count - lastCount
+            for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+                guard let found = firstRange(of: piece, in: bytes, from: start, to: end) else { return false }
+                start = found
+            }
+            return true
         }
-        return true
+    }
+
+    /// The offset just past the first copy of `piece`'s UTF-8 bytes in `bytes[start..<end]`, or `nil`.
+    private static func firstRange(
+        of piece: String,
+        in bytes: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        to end: Int
+    ) -> Int? {
+        var piece = piece
+        return piece.withUTF8 { needle in
+            guard let head = needle.first, end - start >= needle.count else { return nil }
+            var index = start
+            while index + needle.count <= end {
+                if bytes[index] == head {
+                    var offset = 1
+                    while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return index + needle.count }
+                }
+                index += 1
+            }
+            return nil
+        }
     }
 
     /// `exact "name"`, `wildcard "*token*"` or `regex "…"`.

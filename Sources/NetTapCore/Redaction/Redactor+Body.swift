@@ -84,14 +84,8 @@ extension Redactor {
     ///
     /// - Complexity: O(body size × rules sharing a first letter), one pass.
     private func mayHoldSecretField(_ body: Data, escape: [UInt8]) -> Bool {
-        guard !rules.isEmpty else { return false }
-        guard let needles = bodyFieldNeedles else { return true }
-        guard !needles.isEmpty else { return false }
-        var byFirstByte: [[[UInt8]]] = Array(repeating: [], count: 128)
-        for needle in needles {
-            guard let first = needle.first else { return true }
-            byFirstByte[Int(first)].append(needle)
-        }
+        guard ruleIndex.hasBodyFieldRules else { return false }
+        guard let byFirstByte = ruleIndex.bodyFieldNeedlesByFirstByte else { return true }
         return body.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let count = bytes.count

@@ -103,11 +103,22 @@ extension Redactor {
     }
 
     private static func tokens(of text: String) -> [String] {
-        text.split { $0.isWhitespace || ";,=&?:".contains($0) }.map { token in
-            let raw = String(token)
-            return raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
+        let pieces: [String]
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII text (most URLs and header values): split its bytes, skipping Character's Unicode
+            // properties; the separators are the same.
+            pieces = text.utf8.split { tokenSeparators.contains($0) }.map { String(decoding: $0, as: UTF8.self) }
+        } else {
+            pieces = text.split { $0.isWhitespace || ";,=&?:".contains($0) }.map(String.init)
+        }
+        return pieces.map { raw in
+            raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
         }
     }
+
+    /// The ASCII bytes ``tokens(of:)`` splits at: white space (as `Character.isWhitespace` has it in ASCII)
+    /// and `;,=&?:`.
+    private static let tokenSeparators: Set<UInt8> = Set(" \t\n\r\u{0B}\u{0C};,=&?:".utf8)
 
     private static func leaves(of value: JSONValue) -> Set<String> {
         switch value {

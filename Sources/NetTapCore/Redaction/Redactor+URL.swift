@@ -56,8 +56,9 @@ extension Redactor {
             let rawName = pair[..<equals]
             let value = pair[pair.index(after: equals)...]
             let name =
-                rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                ?? String(rawName)
+                rawName.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") })
+                ? rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
+                : String(rawName)
             guard isSecret(name, at: target), value != Self.encodedPlaceholder[...] else { return String(pair) }
             locations.append(RedactionLocation(kind: kind, name: name))
             return rawName + "=" + Self.encodedPlaceholder

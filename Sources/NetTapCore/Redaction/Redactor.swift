@@ -79,9 +79,17 @@ public struct Redactor: Sendable, Hashable {
     public static let disabled = Redactor(rules: [], redactsTokens: false)
 
     /// The rules: a value is secret when one of them matches its name.
-    public var rules: [RedactionRule]
+    public var rules: [RedactionRule] {
+        didSet { ruleIndex = RedactionRuleIndex(rules) }
+    }
     /// The exceptions: a value is kept when one of them matches its name, even if a rule matches too.
-    public var exceptions: [RedactionRule]
+    public var exceptions: [RedactionRule] {
+        didSet { exceptionIndex = RedactionRuleIndex(exceptions) }
+    }
+    /// ``rules`` arranged for lookup.
+    private(set) var ruleIndex: RedactionRuleIndex
+    /// ``exceptions`` arranged for lookup.
+    private var exceptionIndex: RedactionRuleIndex
     /// Whether values shaped like known tokens and keys are replaced wherever they appear (see "Tokens by
     /// shape" above); exceptions do not apply to them.
     public var redactsTokens: Bool
@@ -100,6 +108,27 @@ public struct Redactor: Sendable, Hashable {
         self.rules = rules
         self.exceptions = exceptions
         self.redactsTokens = redactsTokens
+        self.ruleIndex = RedactionRuleIndex(rules)
+        self.exceptionIndex = RedactionRuleIndex(exceptions)
+    }
+
+    /// Compares rules, exceptions and ``redactsTokens``.
+    ///
+    /// - Parameters:
+    ///   - lhs: One redactor.
+    ///   - rhs: Another redactor.
+    /// - Returns: Whether both replace the same values.
+    public static func == (lhs: Redactor, rhs: Redactor) -> Bool {
+        lhs.rules == rhs.rules && lhs.exceptions == rhs.exceptions && lhs.redactsTokens == rhs.redactsTokens
+    }
+
+    /// Hashes rules, exceptions and ``redactsTokens``.
+    ///
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rules)
+        hasher.combine(exceptions)
+        hasher.combine(redactsTokens)
     }
 
     /// A copy with more rules.
@@ -124,11 +153,12 @@ public struct Redactor: Sendable, Hashable {
     ///   - name: The header, cookie, query item or body field name.
     ///   - target: Where the name appears.
     /// - Returns: `true` when the value under that name is replaced.
-    /// - Complexity: O(number of rules and exceptions).
+    /// - Complexity: O(1) for exact names, plus O(wildcard and regex rules of the target).
     public func isSecret(_ name: String, at target: RedactionRule.Target) -> Bool {
-        guard !rules.isEmpty else { return false }
+        guard !ruleIndex.isEmpty else { return false }
         let lowercased = name.lowercased()
-        return matches(rules, name, lowercased, at: target) && !matches(exceptions, name, lowercased, at: target)
+        return ruleIndex.matches(name, lowercased: lowercased, at: target)
+            && !exceptionIndex.matches(name, lowercased: lowercased, at: target)
     }
 
     /// Whether this redactor can replace anything: `false` only without rules and without ``redactsTokens``
@@ -139,31 +169,10 @@ public struct Redactor: Sendable, Hashable {
     public var isEnabled: Bool { !rules.isEmpty || redactsTokens }
 
     func matchesRule(_ name: String, at target: RedactionRule.Target) -> Bool {
-        matches(rules, name, name.lowercased(), at: target)
+        ruleIndex.matches(name, lowercased: name.lowercased(), at: target)
     }
 
     func isExcepted(_ name: String, at target: RedactionRule.Target) -> Bool {
-        matches(exceptions, name, name.lowercased(), at: target)
-    }
-
-    private func matches(
-        _ rules: [RedactionRule],
-        _ name: String,
-        _ lowercased: String,
-        at target: RedactionRule.Target
-    ) -> Bool {
-        rules.contains { $0.target == target && $0.pattern.matches(name, lowercased: lowercased) }
-    }
-
-    /// Texts one of which every secret body field name contains (lowercased), or `nil` when a rule (a regex) could match a name without any fixed text.
-    ///
-    /// A body holding none of them needs no parsing.
-    var bodyFieldNeedles: [[UInt8]]? {
-        var needles: Set<String> = []
-        for rule in rules where rule.target == .bodyField {
-            guard let text = rule.pattern.requiredText, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            needles.insert(text)
-        }
-        return needles.sorted().map { Array($0.utf8) }
+        exceptionIndex.matches(name, lowercased: name.lowercased(), at: target)
     }
 }

@@ -212,6 +212,36 @@ struct RedactorTests {
         #expect(RedactionPattern.wildcard("a.b*").matches("a.bc") && !RedactionPattern.wildcard("a.b*").matches("axbc"))
     }
 
+    @Test("wildcards match by pieces in order, without overlapping, also outside ASCII")
+    func wildcardPieces() {
+        let glob = RedactionPattern.wildcard
+        #expect(glob("a*b").matches("ab") && glob("a*b").matches("AxxB") && !glob("a*b").matches("abx"))
+        #expect(!glob("ab*ba").matches("aba"), "prefix and suffix must not share a byte")
+        #expect(glob("ab*ba").matches("abba"))
+        #expect(glob("*pass*wort*").matches("Mein-Passwort-Neu") && !glob("*pass*wort*").matches("wortpass"))
+        #expect(glob("*schlüssel*").matches("API-SCHLÜSSEL-2") && !glob("*schlüssel*").matches("api-schlussel"))
+        #expect(glob("*").matches("") && glob("**").matches("anything") && glob("x**y").matches("xy"))
+        #expect(!glob("*token").matches("token_type") && glob("*token").matches("csrf_TOKEN"))
+    }
+
+    @Test("changing rules or exceptions of a redactor changes what it finds secret; equality ignores the lookup index")
+    func mutatedRules() {
+        var redactor = Redactor.default
+        #expect(!redactor.isSecret("X-Session", at: .header))
+        redactor.rules.append(.header("x-session"))
+        #expect(redactor.isSecret("X-Session", at: .header))
+        redactor.exceptions = [.header("*session")]
+        #expect(!redactor.isSecret("X-Session", at: .header))
+        #expect(redactor.isSecret("Authorization", at: .header))
+        redactor.rules = []
+        #expect(!redactor.isSecret("Authorization", at: .header))
+        let one = Redactor.default.adding([.cookie("sid")])
+        let two = Redactor.default.adding([.cookie("sid")])
+        #expect(one == two && one.hashValue == two.hashValue && one != Redactor.default)
+        #expect(Set([one, two, Redactor.default]).count == 2)
+        #expect(one.isSecret("SID", at: .cookie) && !one.isSecret("sid", at: .header))
+    }
+
     @Test("redacting twice changes nothing more and reports nothing")
     func idempotent() throws {
         var request = URLRequest(url: try url("http://h/p?token=s3cr3t"))
