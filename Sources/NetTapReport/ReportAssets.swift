@@ -52,8 +52,8 @@ enum ReportAssets {
         .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; }
         @media (max-width: 900px) { .split { grid-template-columns: 1fr; } }
         .table { border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
-        .tx-head, .tx-row { display: grid; grid-template-columns: 96px 64px 56px minmax(64px, 1fr) minmax(80px, 2fr)
-          minmax(56px, 80px) 72px 64px 24px; align-items: center; }
+        .tx-head, .tx-row { display: grid; align-items: center; grid-template-columns: 96px 64px 56px
+          minmax(64px, var(--host-width, 1fr)) minmax(80px, 1fr) minmax(56px, 80px) 72px 64px 24px; }
         .tx-head { background: var(--panel); border-bottom: 1px solid var(--line); }
         .tx-head button { font: inherit; font-size: 12px; font-weight: 600; text-align: left; background: none;
           border: 0; color: var(--fg); padding: 6px; cursor: pointer; overflow: hidden; text-overflow: ellipsis;
@@ -125,6 +125,9 @@ enum ReportAssets {
             const unique = (values) => Array.from(new Set(values)).sort();
             const addOptions = (select, values) => { for (const value of values) select.add(new Option(value, value)); };
             addOptions(controls.host, unique(rows.map((row) => row.host)));
+            // The Host column is as wide as the longest host (up to 24 characters) when the row has room.
+            const longestHost = rows.reduce((longest, row) => Math.max(longest, row.host.length), 4);
+            document.documentElement.style.setProperty('--host-width', (Math.min(longestHost, 24) + 2) + 'ch');
             addOptions(controls.method, unique(rows.map((row) => row.method)));
             addOptions(controls.source, unique(rows.map((row) => row.source)));
             const classes = ['1xx', '2xx', '3xx', '4xx', '5xx'].filter((c) => rows.some((row) => String(row.status)[0] === c[0]));
@@ -410,12 +413,16 @@ enum ReportAssets {
               const viewport = $('tx-viewport');
               $('tx-head').style.paddingRight = Math.max(0, viewport.offsetWidth - viewport.clientWidth) + 'px';
             }
-            // Which parts are wider than their box (none, at any width of 1280 px or more): for tests.
+            // Which parts are wider than their box (none, at any width of 1280 px or more), and which hosts the
+            // visible rows show cut: for tests.
             function checkOverflow() {
               const parts = { page: root, table: $('tx-table'), head: $('tx-head'),
                 row: document.querySelector('.tx-row'), hosts: document.querySelector('#hosts .scroll') };
               const wide = Object.keys(parts).filter((key) => parts[key] && parts[key].scrollWidth > parts[key].clientWidth + 1);
               root.setAttribute('data-overflow', wide.join(' '));
+              const cutHosts = Array.from(document.querySelectorAll('.tx-row')).filter((row) =>
+                row.children[3].scrollWidth > row.children[3].clientWidth + 1).map((row) => row.children[3].textContent);
+              root.setAttribute('data-cut-hosts', Array.from(new Set(cutHosts)).sort().join(' '));
             }
             window.addEventListener('resize', () => { alignHead(); renderRows(); checkOverflow(); });
 

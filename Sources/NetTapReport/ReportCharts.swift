@@ -18,8 +18,10 @@ enum ReportCharts {
             maximum: series.map { max($0.bytesUpPerSecond, $0.bytesDownPerSecond) }.max() ?? 0
         )
         let peak = ticks.last?.value ?? 1
+        // The time axis runs from the first bucket's start to the last bucket's end; each point sits in the
+        // middle of its bucket.
         func x(_ index: Int) -> Double {
-            series.count == 1 ? left + plotWidth / 2 : left + plotWidth * Double(index) / Double(series.count - 1)
+            left + plotWidth * (Double(index) + 0.5) / Double(series.count)
         }
         func y(_ value: Double) -> Double { 10 + plotHeight * (1 - value / peak) }
         func points(_ value: (FlowStatistics.Bucket) -> Double) -> String {
@@ -53,7 +55,8 @@ enum ReportCharts {
             svg += "<text class=\"axis\" x=\"\(format(left))\" y=\"\(format(height - 6))\">"
             svg += "\(formatter.string(from: first.start))</text>\n"
             svg += "<text class=\"axis\" x=\"\(format(width - 10))\" y=\"\(format(height - 6))\" text-anchor=\"end\">"
-            svg += "\(formatter.string(from: last.start))</text>\n"
+            let end = last.start.addingTimeInterval(statistics.bucketSeconds)
+            svg += "<tspan data-axis-end>\(formatter.string(from: end))</tspan></text>\n"
         }
         svg += "</svg>\n<p class=\"legend\"><span class=\"key down\"></span>down (response bodies) "
         svg += "<span class=\"key up\"></span>up (request bodies) · "

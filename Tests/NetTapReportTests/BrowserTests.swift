@@ -183,6 +183,19 @@ struct BrowserTests {
         }
     }
 
+    @Test("at 1280 px the Host column shows hosts of up to 24 characters whole; a longer one is cut, not overflowing")
+    func hostColumnWidth() throws {
+        let hosts = ["a.io", "api.payments.example.com", "cdn.example.com", "telemetry.eu-west-1.internal.example.net"]
+        let transactions = hosts.enumerated().map { index, host in
+            Samples.transaction("GET", "https://\(host)/v1/items/\(index)", status: 200, offset: Double(index) / 10, end: 1)
+        }
+        let file = try Self.write(transactions, name: "hosts-1280.html")
+        let dom = try Self.open(file, fragment: "", windowWidth: 1280)
+        let root = try #require(dom.rootTag)
+        #expect(DumpedDOM.attribute("data-overflow", in: root) == "", "\(root)")
+        #expect(DumpedDOM.attribute("data-cut-hosts", in: root) == "telemetry.eu-west-1.internal.example.net")
+    }
+
     @Test("a screenshot of the report is saved under .build")
     func screenshot() throws {
         try #require(Chromium.executable != nil, Comment(rawValue: Chromium.missingMessage))

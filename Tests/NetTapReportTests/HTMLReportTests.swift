@@ -28,6 +28,26 @@ enum Hostile {
 
 @Suite("HTML report: the page as text")
 struct HTMLReportTests {
+    @Test("the throughput chart's time axis ends where the last bucket ends, after the last transaction")
+    func throughputAxisEnd() throws {
+        let transactions = [
+            Samples.transaction("GET", "https://a.example/1", offset: 0, end: 100, down: 1000),
+            Samples.transaction("GET", "https://a.example/2", offset: 2.5, end: 400, down: 1000),
+        ]
+        let html = HTMLReport(transactions: transactions).render()
+        let chart = try #require(html.components(separatedBy: "id=\"throughput-chart\"").last)
+        let endText = try #require(
+            chart.components(separatedBy: "<tspan data-axis-end>").dropFirst().first?
+                .components(separatedBy: "</tspan>").first
+        )
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let end = try #require(formatter.date(from: endText))
+        let lastEnd = Samples.start.addingTimeInterval(2.5 + 0.4)
+        #expect(end >= lastEnd, "the axis ends at \(endText), before the last transaction ended")
+        #expect(end.timeIntervalSince(lastEnd) <= 1, "one 1 s bucket at most after the last end")
+    }
+
     @Test("one self-contained file: a CSP that forbids network loads, no external references")
     func selfContained() {
         let html = HTMLReport(transactions: Samples.many(20)).render()
