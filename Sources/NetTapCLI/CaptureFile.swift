@@ -63,7 +63,11 @@ enum CaptureFile {
                 document = try HARDocument.load(contentsOf: url)
             } catch {
                 let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-                throw CLIError.failure(command: command, input: path, message: "\(place): \(error.message)")
+                throw CLIError.failure(
+                    command: command,
+                    input: path,
+                    message: place.isEmpty ? error.message : "\(place): \(error.message)"
+                )
             }
             progress.update(0.5)
             transactions = document.transactions()

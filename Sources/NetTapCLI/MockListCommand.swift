@@ -55,7 +55,11 @@ public struct MockListCommand: Command {
             configuration = try MockConfiguration.load(contentsOf: url)
         } catch let error as ConfigurationError {
             let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(command: Self.spec.name, input: path, message: "\(place): \(error.message)")
+            throw CLIError.failure(
+                command: Self.spec.name,
+                input: path,
+                message: place.isEmpty ? error.message : "\(place): \(error.message)"
+            )
         } catch {
             throw CLIError.failure(command: Self.spec.name, input: path, message: "\(error)")
         }

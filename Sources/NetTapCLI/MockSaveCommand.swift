@@ -153,7 +153,11 @@ public struct MockSaveCommand: Command {
             document = try HARDocument.load(contentsOf: harURL)
         } catch {
             let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(command: command, input: harPath, message: "\(place): \(error.message)")
+            throw CLIError.failure(
+                command: command,
+                input: harPath,
+                message: place.isEmpty ? error.message : "\(place): \(error.message)"
+            )
         }
         let index = try chooseEntry(in: document.log.entries)
         let entry = document.log.entries[index]

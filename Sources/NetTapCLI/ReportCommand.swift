@@ -174,7 +174,11 @@ public struct ReportCommand: Command {
         } catch {
             // Name the file as typed; the HAR error adds where in it (JSON path, or line and column).
             let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(command: "report", input: path, message: "\(place): \(error.message)")
+            throw CLIError.failure(
+                command: "report",
+                input: path,
+                message: place.isEmpty ? error.message : "\(place): \(error.message)"
+            )
         }
     }
 

@@ -20,9 +20,27 @@ extension OfflineCache {
             )
         } catch {
             throw OfflineCacheError(
-                "offline cache directory \(directory.path) cannot be created: \(error.localizedDescription)"
+                "offline cache directory \(directory.path) cannot be created: \(creationProblem(directory))"
             )
         }
+    }
+
+    /// Why a directory cannot be created, in words: the nearest existing ancestor that is a file, or that cannot
+    /// be written to (Foundation's own text on Linux is "The operation could not be completed").
+    private static func creationProblem(_ directory: URL) -> String {
+        var ancestor = directory.deletingLastPathComponent()
+        while ancestor.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { return "\(ancestor.path) is a file, not a directory" }
+                if !FileManager.default.isWritableFile(atPath: ancestor.path) {
+                    return "\(ancestor.path) is not writable (permission denied)"
+                }
+                break
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        return "the file system refused to create it"
     }
 
     /// Reads every entry in the directory, repairing what it can and noting the rest on standard error.

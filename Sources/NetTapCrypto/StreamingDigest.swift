@@ -33,7 +33,9 @@ public final class StreamingDigest {
             switch self {
             case .unavailable(let algorithm): "\(algorithm) is not available from the platform's crypto library"
             case .failed(let algorithm): "the platform's crypto library failed while computing \(algorithm)"
-            case .alreadyFinalized: "the digest was already finalized"
+            case .alreadyFinalized:
+                "the digest was already finalized; finalize() gives the digest once, so start a new "
+                    + "StreamingDigest to hash more data"
             }
         }
     }
@@ -161,4 +163,10 @@ public final class StreamingDigest {
         digest.update(data)
         return try digest.finalize()
     }
+}
+
+extension StreamingDigest.Failure: LocalizedError {
+    /// The same text as `description`, so `localizedDescription` (what apps and test reports show) says what
+    /// went wrong too.
+    public var errorDescription: String? { description }
 }

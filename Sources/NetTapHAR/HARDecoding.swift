@@ -24,8 +24,12 @@ enum HARDecoding {
             )
         case .valueNotFound(_, let context):
             return HARError(source: source, path: path(context.codingPath), message: "value is null")
-        case .typeMismatch(_, let context):
-            return HARError(source: source, path: path(context.codingPath), message: describe(context))
+        case .typeMismatch(let type, let context):
+            return HARError(
+                source: source,
+                path: path(context.codingPath),
+                message: mismatch(expected: type, context: context, data: data)
+            )
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return syntaxError(data: data, source: source)
         case .dataCorrupted(let context):
@@ -46,6 +50,44 @@ enum HARDecoding {
             line: diagnosis.line,
             column: diagnosis.column
         )
+    }
+
+    /// `expected an array, found a number` in place of Foundation's `Expected to decode Array<Any> but found
+    /// number instead.`, which names Swift types; the lenient decoders' own texts (`expected a number`) get
+    /// what was found added.
+    private static func mismatch(expected type: Any.Type, context: DecodingError.Context, data: Data) -> String {
+        let found = (try? JSONValue(data: data)).flatMap { value(at: context.codingPath, in: $0) }
+        let foundText = found.map { ", found \($0.kindDescription)" } ?? ""
+        if context.debugDescription.hasPrefix("expected") { return context.debugDescription + foundText }
+        let expected: String
+        switch type {
+        case is String.Type: expected = "a string"
+        case is Bool.Type: expected = "a boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type: expected = "an integer"
+        case is Double.Type, is Float.Type: expected = "a number"
+        default:
+            let name = String(describing: type)
+            expected = name.hasPrefix("Array") ? "an array" : name.hasPrefix("Dictionary") ? "an object" : "a value"
+        }
+        return "expected \(expected)" + foundText
+    }
+
+    /// The value at a coding path, or `nil` when the path leads nowhere.
+    private static func value(at codingPath: [any CodingKey], in root: JSONValue) -> JSONValue? {
+        var current = root
+        for key in codingPath {
+            switch current {
+            case .array(let elements):
+                guard let index = key.intValue, elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            case .object(let members):
+                guard let member = members[key.stringValue] else { return nil }
+                current = member
+            default:
+                return nil
+            }
+        }
+        return current
     }
 
     private static func describe(_ context: DecodingError.Context) -> String {

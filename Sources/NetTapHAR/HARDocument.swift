@@ -55,13 +55,25 @@ public struct HARDocument: Codable, Sendable, Hashable {
     /// - Throws: ``HARError`` naming the file when it cannot be read, is not JSON (with line and column)
     ///   or is not a HAR document (with the JSON path).
     public static func load(contentsOf url: URL) throws(HARError) -> HARDocument {
+        let name = url.lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw HARError(source: name, path: "", message: "cannot read file: no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw HARError(source: name, path: "", message: "cannot read file: it is a directory, not a file")
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw HARError(source: name, path: "", message: "cannot read file: permission denied")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw HARError(source: url.lastPathComponent, message: "cannot read file: \(error.localizedDescription)")
+            let reason = (error as NSError).localizedFailureReason ?? "the file system refused to read it"
+            throw HARError(source: name, path: "", message: "cannot read file: \(reason)")
         }
-        return try decode(data, source: url.lastPathComponent)
+        return try decode(data, source: name)
     }
 
     /// Decodes HAR JSON; a leading UTF-8 byte-order mark is skipped.

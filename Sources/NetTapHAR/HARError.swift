@@ -10,7 +10,7 @@ public struct HARError: Error, CustomStringConvertible, Sendable {
     /// The input's name, usually the file name, for example `broken.har`.
     public var source: String
     /// The JSON path of the offending value, for example `$.log.entries[3].response.status`; `$` for the
-    /// whole document.
+    /// whole document, empty for an error about the file itself (`gone.har: cannot read file: no such file`).
     public var path: String
     /// What is wrong, for example `missing required field "url"`.
     public var message: String
@@ -35,11 +35,13 @@ public struct HARError: Error, CustomStringConvertible, Sendable {
         self.column = column
     }
 
-    /// One line: `source:line:column: message` for syntax errors, `source: path: message` otherwise.
+    /// One line: `source:line:column: message` for syntax errors, `source: path: message` otherwise, and
+    /// `source: message` for an error about the file itself (an empty ``path``).
     public var description: String {
         if let line, let column {
             return "\(source):\(line):\(column): \(message)"
         }
+        if path.isEmpty { return "\(source): \(message)" }
         return "\(source): \(path): \(message)"
     }
 }

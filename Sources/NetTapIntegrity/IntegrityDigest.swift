@@ -49,6 +49,11 @@ public struct IntegrityDigest: Sendable, Hashable, CustomStringConvertible {
         guard let value = Self.decodeBase64(text) else {
             throw IntegrityError.invalidDigest("malformed base64 \"\(text)\" in \(algorithm) digest")
         }
+        guard value.count == algorithm.byteCount else {
+            throw IntegrityError.invalidDigest(
+                "\"\(sri)\": a \(algorithm) digest is \(algorithm.byteCount) bytes, found \(value.count)"
+            )
+        }
         try self.init(algorithm: algorithm, value: value)
     }
 

@@ -197,11 +197,13 @@ struct MockConfigurationReader {
     private func milliseconds(_ node: ConfigNode) throws -> Duration {
         let value = try node.doubleValue()
         guard value >= 0, value.isFinite else {
-            throw node.error("expected a non-negative number of milliseconds, found \(value)")
+            throw node.error("expected a non-negative number of milliseconds, found \(node.value.messageText)")
         }
         // Beyond this the nanosecond count does not fit 64 bits (converting it would crash).
         guard value <= Self.maximumMilliseconds else {
-            throw node.error("expected at most \(Int64(Self.maximumMilliseconds)) milliseconds, found \(value)")
+            throw node.error(
+                "expected at most \(Int64(Self.maximumMilliseconds)) milliseconds, found \(node.value.messageText)"
+            )
         }
         return .nanoseconds(Int64((value * 1_000_000).rounded()))
     }

@@ -107,7 +107,9 @@ extension NetworkProfile {
         }
         if let loss = try node.presentMember("loss") {
             let rate = try loss.doubleValue()
-            guard (0...1).contains(rate) else { throw loss.error("loss must be between 0 and 1, found \(rate)") }
+            guard (0...1).contains(rate) else {
+                throw loss.error("loss must be between 0 and 1, found \(loss.value.messageText)")
+            }
             profile.failureRate = rate
         }
         if let condition = try node.presentMember("condition") {
@@ -161,7 +163,9 @@ extension NetworkProfile {
 
     private static func milliseconds(_ node: ConfigNode) throws -> Duration {
         let value = try node.doubleValue()
-        guard value >= 0, value.isFinite else { throw node.error("expected milliseconds ≥ 0, found \(value)") }
+        guard value >= 0, value.isFinite else {
+            throw node.error("expected milliseconds ≥ 0, found \(node.value.messageText)")
+        }
         return .microseconds((value * 1000).rounded())
     }
 

@@ -79,7 +79,9 @@ public struct StoreConfiguration: Sendable, Hashable {
             } else {
                 let days = try ageNode.doubleValue()
                 guard days > 0, days <= 365_000 else {
-                    throw ageNode.error("expected a number of days above 0 (at most 365000), found \(days)")
+                    throw ageNode.error(
+                        "expected a number of days above 0 (at most 365000), found \(ageNode.value.messageText)"
+                    )
                 }
                 limits.maximumAge = .seconds((days * 86_400).rounded())
             }

@@ -424,6 +424,24 @@ final class StoreEngine {
         }
     }
 
+    /// A decoding failure in words with the JSON path of the value at fault, without Swift's type names.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "the record is not JSON a Transaction has" }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(JSONPath.path(context.codingPath)): missing field \"\(key.stringValue)\""
+        case .valueNotFound(_, let context):
+            return "\(JSONPath.path(context.codingPath)): the value is null"
+        case .typeMismatch(_, let context):
+            return "\(JSONPath.path(context.codingPath)): a value of the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "the record is not valid JSON" : "\(JSONPath.path(context.codingPath)): an unreadable value"
+        @unknown default:
+            return "the record is not JSON a Transaction has"
+        }
+    }
+
     private func decodeRow(_ statement: Statement, includingBodies: Bool) throws -> Transaction {
         let id = statement.text(0) ?? ""
         var transaction: Transaction
@@ -434,7 +452,7 @@ final class StoreEngine {
                 code: .invalidRecord,
                 file: file,
                 input: "transaction \(id)",
-                message: "cannot decode the stored record: \(error)"
+                message: "cannot decode the stored record: \(Self.describe(error))"
             )
         }
         if !statement.isNull(2) {

@@ -29,7 +29,7 @@ struct HARDecodingErrorTests {
             """#
         let error = try #require(throws: HARError.self) { try decode(json) }
         #expect(error.path == "$.log.entries[1].response.status")
-        #expect(error.message == "expected a number")
+        #expect(error.message == "expected a number, found an object")
     }
 
     @Test("A document without log, or not an object, is rejected at the root")

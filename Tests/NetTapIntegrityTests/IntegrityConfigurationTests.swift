@@ -97,7 +97,7 @@ struct IntegrityConfigurationTests {
             ),
             (
                 #"{"rules": [{"match": {}, "expect": {"digest": "sha256-abc"}}]}"#,
-                #"nettap.json: $.rules[0].expect.digest: a sha256 digest is 32 bytes, found 2"#
+                #"nettap.json: $.rules[0].expect.digest: "sha256-abc": a sha256 digest is 32 bytes, found 2"#
             ),
             (
                 #"{"rules": [{"match": {}, "expect": "filename", "onMismatch": "fallback"}]}"#,
@@ -143,7 +143,7 @@ struct IntegrityConfigurationTests {
             ),
             (
                 #"{"/app.js": "sha512-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="}"#,
-                #"integrity.json: $["/app.js"]: a sha512 digest is 64 bytes, found 32"#
+                #"integrity.json: $["/app.js"]: "sha512-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=": a sha512 digest is 64 bytes, found 32"#
             ),
             (
                 #"{"app.js": "x"}"#,

@@ -168,7 +168,7 @@ struct MockConfigurationTests {
             ),
             (
                 #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"latencyMs": 1e16}}]}}"#,
-                "nettap.json: $.mocks.stubs[0].response.latencyMs: expected at most 9000000000 milliseconds, found 1e+16"
+                "nettap.json: $.mocks.stubs[0].response.latencyMs: expected at most 9000000000 milliseconds, found 10000000000000000"
             ),
             (
                 #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"error": "timedout"}}]}}"#,

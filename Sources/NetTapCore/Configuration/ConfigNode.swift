@@ -211,6 +211,18 @@ public struct ConfigNode: Sendable, Equatable {
 }
 
 extension JSONValue {
+    /// The value as a message quotes it: a number as written when it is whole (`0`, `-5`, not `0.0`), other
+    /// numbers as Swift prints them (`0.5`, `1e+16`), anything else as compact JSON.
+    package var messageText: String {
+        switch self {
+        case .integer(let integer): return String(integer)
+        case .number(let number):
+            if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+            return String(number)
+        default: return description
+        }
+    }
+
     /// The kind of value with its article, for messages: `null`, `a boolean`, `a number`, `a string`,
     /// `an array`, `an object`.
     package var kindDescription: String {

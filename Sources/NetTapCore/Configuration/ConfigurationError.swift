@@ -3,7 +3,7 @@ import Foundation
 /// A configuration that cannot be used: it names the file, the place in it and what is wrong.
 ///
 /// ```
-/// nettap.json:3:7: invalid JSON: Invalid value around character 41.
+/// nettap.json:3:7: invalid JSON: unexpected "}" where the value of "port" should be
 /// nettap.json: $.mocks.scenarios[0].stubs[2].match.pathRgex: unknown key "pathRgex"; did you mean "pathRegex"?
 /// nettap.json: $.mocks.stubs[0].match.port: expected an integer, found a string
 /// ```

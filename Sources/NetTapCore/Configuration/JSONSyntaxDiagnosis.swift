@@ -3,9 +3,13 @@ import Foundation
 /// Where and why JSON text cannot be parsed, for errors such as `nettap.json:3:7: invalid JSON: …`.
 ///
 /// `JSONDecoder` reports syntax errors without a position; `JSONSerialization` reports the byte offset in
-/// its message (`Invalid value around character 22.`), which this turns into a 1-based line and column.
+/// its message (`Invalid value around character 22.`), which this turns into a 1-based line and column and
+/// into words about the byte found there and what is still open before it: `unexpected "}" inside an array
+/// opened at line 1, column 22; close the array with "]"`, `the text ends inside a string that starts at line
+/// 2, column 9`. It is not a parser: Foundation has said where the text fails, and a lexical scan of the
+/// bytes before that place (strings, brackets, colons, commas) says what was expected there.
 package struct JSONSyntaxDiagnosis: Sendable, Equatable {
-    /// What is wrong, as Foundation words it, or `the file is empty`.
+    /// What is wrong, in words (`unexpected "}" where the value of "a" should be`), or `the file is empty`.
     package var message: String
     /// The 1-based line, when the offset is known.
     package var line: Int?
@@ -24,10 +28,15 @@ package struct JSONSyntaxDiagnosis: Sendable, Equatable {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            let text = detail ?? error.localizedDescription
-            let location = location(ofByteOffset: offset(in: text), in: data)
-            return JSONSyntaxDiagnosis(message: text, line: location?.line, column: location?.column)
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            let bytes = [UInt8](data)
+            let found = JSONSyntaxExplanation.explain(
+                foundationMessage: detail,
+                offset: offset(in: detail, bytes),
+                bytes
+            )
+            let location = location(ofByteOffset: found.offset, in: data)
+            return JSONSyntaxDiagnosis(message: found.message, line: location?.line, column: location?.column)
         }
         return nil
     }
@@ -51,7 +60,11 @@ package struct JSONSyntaxDiagnosis: Sendable, Equatable {
             case .valid(let scalar):
                 if scalar.count == 1, scalar.first == 0 {
                     let what = "a NUL byte (0x00) at byte offset \(offset), which JSON text never holds"
-                    return encodingDiagnosis(what + " (UTF-16 or UTF-32? JSON must be UTF-8, RFC 8259 §8.1)", offset, data)
+                    return encodingDiagnosis(
+                        what + " (UTF-16 or UTF-32? JSON must be UTF-8, RFC 8259 §8.1)",
+                        offset,
+                        data
+                    )
                 }
                 offset += scalar.count
             case .error:
@@ -91,9 +104,32 @@ package struct JSONSyntaxDiagnosis: Sendable, Equatable {
         return (lines.count, (lines.last?.count ?? 0) + 1)
     }
 
-    /// The byte offset in a Foundation message such as `Invalid value around character 22.`.
-    private static func offset(in message: String) -> Int? {
-        guard let range = message.range(of: "character ") else { return nil }
-        return Int(message[range.upperBound...].prefix { $0.isNumber })
+    /// The byte offset in a Foundation message: `Invalid value around character 22.`, `Invalid hex encoded
+    /// sequence in "12"}" at 9.`, or (Apple platforms) `… around line 1, column 23.`.
+    private static func offset(in message: String, _ bytes: [UInt8]) -> Int? {
+        func number(after marker: String, from start: String.Index? = nil) -> Int? {
+            let text = message[(start ?? message.startIndex)...]
+            guard let range = text.range(of: marker, options: .backwards) else { return nil }
+            return Int(message[range.upperBound...].prefix { $0.isNumber })
+        }
+        if let offset = number(after: "character ") { return offset }
+        if let line = number(after: "line "), let column = number(after: ", column ") {
+            return byteOffset(line: line, column: column, in: bytes)
+        }
+        return number(after: "\" at ")
+    }
+
+    /// The byte offset of a 1-based line and column in characters.
+    private static func byteOffset(line: Int, column: Int, in bytes: [UInt8]) -> Int? {
+        var offset = 0
+        var currentLine = 1
+        while currentLine < line {
+            guard let newline = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            offset = newline + 1
+            currentLine += 1
+        }
+        let end = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        let text = String(decoding: bytes[offset..<end], as: UTF8.self)
+        return offset + text.prefix(max(column - 1, 0)).utf8.count
     }
 }

@@ -48,9 +48,11 @@ extension RequestMatcher {
         do {
             actual = try JSONValue(data: json)
         } catch {
-            let message = JSONSyntaxDiagnosis.diagnose(json)?.message ?? "the body is not UTF-8 JSON"
-            let trimmed = message.hasSuffix(".") ? String(message.dropLast()) : message
-            return .missed("body is not JSON: " + (trimmed.first.map { $0.lowercased() + trimmed.dropFirst() } ?? ""))
+            guard let diagnosis = JSONSyntaxDiagnosis.diagnose(json) else {
+                return .missed("body is not JSON: the body is not UTF-8 JSON")
+            }
+            let place = diagnosis.line.map { line in " at line \(line), column \(diagnosis.column ?? 1)" } ?? ""
+            return .missed("body is not JSON\(place): \(diagnosis.message)")
         }
         return actual.firstDifference(from: value, isSubset: isSubset).map(MatchResult.missed) ?? .matched
     }

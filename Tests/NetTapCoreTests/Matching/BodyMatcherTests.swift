@@ -48,7 +48,7 @@ struct BodyMatcherTests {
         let matcher = RequestMatcher.jsonBody(["a": 1])
         #expect(
             matcher.explain(request("http://a/", body: "hello"))
-                == .missed("body is not JSON: invalid value around character 0")
+                == .missed(#"body is not JSON at line 1, column 1: unexpected "hello" where a JSON value should start"#)
         )
         #expect(matcher.explain(request("http://a/")) == .missed("request had no body, expected JSON"))
         #expect(
