@@ -4,7 +4,7 @@ extension MockSet {
     /// Creates a mock set from a configuration, with its active scenario active.
     ///
     /// - Parameter configuration: The stubs and scenarios, for example from ``MockConfiguration/load(contentsOf:)``.
-    /// - Throws: ``MockingError/unknownScenario(_:)`` when the active scenario is not among the scenarios.
+    /// - Throws: ``MockingError/unknownScenario(_:available:)`` when the active scenario is not among the scenarios.
     public convenience init(configuration: MockConfiguration) throws {
         self.init(stubs: configuration.stubs, scenarios: configuration.scenarios)
         try activate(scenario: configuration.activeScenario)

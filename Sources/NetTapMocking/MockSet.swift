@@ -165,10 +165,12 @@ public final class MockSet: Sendable {
     /// Makes a scenario active (or none), for every request that starts from now on.
     ///
     /// - Parameter name: The scenario's name; `nil` leaves only the base stubs active.
-    /// - Throws: ``MockingError/unknownScenario(_:)`` when no scenario has that name.
+    /// - Throws: ``MockingError/unknownScenario(_:available:)`` when no scenario has that name.
     public func activate(scenario name: String?) throws {
         try state.withLock { state in
-            if let name, state.scenarioEntries[name] == nil { throw MockingError.unknownScenario(name) }
+            if let name, state.scenarioEntries[name] == nil {
+                throw MockingError.unknownScenario(name, available: state.scenarioNames)
+            }
             state.activeScenario = name
         }
     }
@@ -222,14 +224,17 @@ public final class MockSet: Sendable {
     ///   - stub: The stub's name.
     ///   - scenario: The scenario the stub is in; `nil` selects it in every stub of that name (base stubs and
     ///     all scenarios) that has such an alternative.
-    /// - Throws: ``MockingError/unknownStub(_:scenario:)`` when no stub has that name there,
+    /// - Throws: ``MockingError/unknownStub(_:scenario:available:)`` when no stub has that name there,
     ///   ``MockingError/unknownAlternative(_:stub:available:)`` when none of them has the alternative.
     public func select(alternative: String, for stub: String, in scenario: String? = nil) throws {
         try state.withLock { state in
             let entries = state.allEntries.filter {
                 $0.stub.name == stub && (scenario == nil || $0.scenario == scenario)
             }
-            guard !entries.isEmpty else { throw MockingError.unknownStub(stub, scenario: scenario) }
+            guard !entries.isEmpty else {
+                let names = state.allEntries.filter { scenario == nil || $0.scenario == scenario }.map(\.stub.name)
+                throw MockingError.unknownStub(stub, scenario: scenario, available: Array(Set(names)).sorted())
+            }
             let having = entries.filter { $0.stub.alternativeNames.contains(alternative) }
             guard !having.isEmpty else {
                 throw MockingError.unknownAlternative(

@@ -57,7 +57,21 @@ public final class TestClock: Clock, @unchecked Sendable {
     private struct State {
         var now = Instant(offset: .zero)
         var sleepers: [UUID: Sleeper] = [:]
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests waiting in ``waitForSleepers(count:)`` or ``waitForSleeper(until:)``: each is resumed once its
+        /// condition holds for the sleepers' deadlines.
+        var sleeperWaiters: [(isMet: ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Removes and returns the waiters whose condition now holds.
+        mutating func readyWaiters() -> [CheckedContinuation<Void, Never>] {
+            let deadlines = sleepers.values.map(\.deadline)
+            var ready: [CheckedContinuation<Void, Never>] = []
+            sleeperWaiters.removeAll { waiter in
+                guard waiter.isMet(deadlines) else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
     }
 
     private let lock = NSLock()
@@ -104,13 +118,7 @@ public final class TestClock: Clock, @unchecked Sendable {
                     return
                 }
                 state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                let count = state.sleepers.count
-                var ready: [CheckedContinuation<Void, Never>] = []
-                state.sleeperWaiters.removeAll { waiter in
-                    guard waiter.count <= count else { return false }
-                    ready.append(waiter.continuation)
-                    return true
-                }
+                let ready = state.readyWaiters()
                 lock.unlock()
                 for waiter in ready { waiter.resume() }
             }
@@ -137,14 +145,33 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// Waits until at least `count` tasks sleep on the clock, so a test can advance it at the right moment.
     /// - Parameter count: The number of sleepers to wait for; 1 by default.
     public func waitForSleepers(count: Int = 1) async {
+        await waitUntil { deadlines in deadlines.count >= count }
+    }
+
+    /// Waits until a task sleeps on the clock until exactly `deadline`.
+    ///
+    /// More precise than ``waitForSleepers(count:)`` when several tasks sleep (a handler's delay and the
+    /// request's idle timeout, say): the test advances the clock only once the sleeper it means to wake is there,
+    /// whichever registers first.
+    ///
+    /// ```swift
+    /// await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(2)))   // the handler's 2 s delay
+    /// clock.advance(by: .seconds(2))
+    /// ```
+    /// - Parameter deadline: The instant the sleeper waits for.
+    public func waitForSleeper(until deadline: Instant) async {
+        await waitUntil { deadlines in deadlines.contains(deadline) }
+    }
+
+    private func waitUntil(_ isMet: @escaping ([Instant]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
-            if state.sleepers.count >= count {
+            if isMet(state.sleepers.values.map(\.deadline)) {
                 lock.unlock()
                 continuation.resume()
                 return
             }
-            state.sleeperWaiters.append((count, continuation))
+            state.sleeperWaiters.append((isMet, continuation))
             lock.unlock()
         }
     }

@@ -25,8 +25,8 @@ import Glibc
 /// Every body is checked by SHA-256 against the bytes fetched directly (without NetTap) before the run.
 ///
 /// Resources: after the first 10 % (warm-up: the capture log is full and every kind of request has run many
-/// times) the resident memory, open file descriptors and threads are taken
-/// as the baseline; after the last request and the store's flush, descriptors and threads must come back to it
+/// times), once they have all finished, the resident memory, open file descriptors and threads are taken
+/// as the baseline; then the other 90 % run; after the last request and the store's flush, descriptors and threads must come back to it
 /// (idle worker threads get up to 15 s to exit) and resident memory may have grown by less than 20 MiB.
 /// Passing means: no wrong body, no failed request, the store sound (`PRAGMA integrity_check`), and those
 /// three resource checks; the exit status of `nettap-bench` is 1 otherwise.
@@ -169,42 +169,45 @@ struct SoakBench {
         var baseline: Resources?
         let clock = ContinuousClock()
         let start = clock.now
-        var next = 0
         var finished = 0
-        await withTaskGroup(of: Void.self) { group in
-            func add(_ index: Int) {
-                group.addTask {
-                    await self.send(
-                        index,
-                        session: session,
-                        digests: (small: smallDigest, mid: midDigest, mock: mockDigest),
-                        upload: upload,
-                        tally: tally
-                    )
+        // Sends requests `range`, `width` at a time, and returns when all of them are done.
+        func sendAll(_ range: Range<Int>) async {
+            var next = range.lowerBound
+            await withTaskGroup(of: Void.self) { group in
+                func add(_ index: Int) {
+                    group.addTask {
+                        await self.send(
+                            index,
+                            session: session,
+                            digests: (small: smallDigest, mid: midDigest, mock: mockDigest),
+                            upload: upload,
+                            tally: tally
+                        )
+                    }
                 }
-            }
-            while next < min(width, count) {
-                add(next)
-                next += 1
-            }
-            for await _ in group {
-                finished += 1
-                if finished == warmUp {
-                    try? await store.flush()
-                    baseline = Resources.now
-                    Log.detail(
-                        "warm-up done (\(warmUp) requests): \(Self.describe(Resources.now)) (baseline)"
-                    )
-                }
-                if finished % max(1, count / 10) == 0 {
-                    Log.detail("\(finished) of \(count) requests: \(Self.describe(Resources.now))")
-                }
-                if next < count {
+                while next < min(range.lowerBound + width, range.upperBound) {
                     add(next)
                     next += 1
                 }
+                for await _ in group {
+                    finished += 1
+                    if finished % max(1, count / 10) == 0 {
+                        Log.detail("\(finished) of \(count) requests: \(Self.describe(Resources.now))")
+                    }
+                    if next < range.upperBound {
+                        add(next)
+                        next += 1
+                    }
+                }
             }
         }
+        // The baseline is taken with nothing in flight, as the end is: otherwise it would count whichever
+        // 10 MiB bodies happened to be in transfer at that moment.
+        await sendAll(0..<warmUp)
+        try? await store.flush()
+        baseline = Resources.now
+        Log.detail("warm-up done (\(warmUp) requests, none in flight): \(Self.describe(baseline ?? Resources.now))")
+        await sendAll(warmUp..<count)
         let elapsed = start.duration(to: clock.now)
         var storeProblem: String?
         do {

@@ -227,13 +227,16 @@ struct HandlerAnswerTests {
         var request = URLRequest(url: server.url("/answer/stall"))
         request.timeoutInterval = 3
         let call = caller.start(request, style: style)
+        let origin = clock.now
         #expect(await events.wait(for: "first"))
-        await clock.waitForSleepers(count: 2)
+        // The producer's 2 s sleep and the idle timeout's 3 s: wait for exactly these, whichever comes first.
+        await clock.waitForSleeper(until: origin.advanced(by: .seconds(2)))
+        await clock.waitForSleeper(until: origin.advanced(by: .seconds(3)))
         clock.advance(by: .seconds(2))  // "second" comes 2 s after "first": the idle interval restarts
         #expect(await events.wait(for: "second"))
-        await clock.waitForSleepers(count: 2)
+        await clock.waitForSleeper(until: origin.advanced(by: .seconds(32)))  // the producer's 30 s
         clock.advance(by: .seconds(2))  // 4 s since the head, 2 s since "second": still in time
-        await clock.waitForSleepers(count: 2)  // the timeout sleeps again, until 3 s after "second"
+        await clock.waitForSleeper(until: origin.advanced(by: .seconds(5)))  // the timeout, 3 s after "second"
         #expect(!events.all.contains("cancelled"))
         clock.advance(by: .seconds(1))
         let outcome = await call.value

@@ -60,7 +60,13 @@ struct MockSetTests {
         try mocks.activate(scenario: "empty cart")
         // The scenario matches only /cart: other requests fall back to the base stubs.
         #expect(try await pipeline.send(request("/config")).text == "base config")
-        #expect(throws: MockingError.unknownScenario("nope")) { try mocks.activate(scenario: "nope") }
+        #expect(throws: MockingError.unknownScenario("nope", available: ["empty cart", "server down"])) {
+            try mocks.activate(scenario: "nope")
+        }
+        #expect(
+            MockingError.unknownScenario("server dwn", available: ["empty cart", "server down"]).description
+                == #"no scenario named "server dwn"; did you mean "server down"?"#
+        )
     }
 
     @Test("alternatives switch at runtime and the answer names the alternative")
@@ -83,7 +89,7 @@ struct MockSetTests {
         #expect(throws: MockingError.unknownAlternative("gone", stub: "login", available: ["ok", "locked"])) {
             try mocks.select(alternative: "gone", for: "login")
         }
-        #expect(throws: MockingError.unknownStub("logout", scenario: nil)) {
+        #expect(throws: MockingError.unknownStub("logout", scenario: nil, available: ["login"])) {
             try mocks.select(alternative: "ok", for: "logout")
         }
     }

@@ -146,7 +146,7 @@ struct ErrorCatalogueTests {
     static let everyKey: [String] =
         [key(for: PipelineError.nextCalledTwice(handler: ""))]
         + [
-            MockingError.unknownScenario(""), .unknownStub("", scenario: nil),
+            MockingError.unknownScenario("", available: []), .unknownStub("", scenario: nil, available: []),
             .unknownAlternative("", stub: "", available: []),
             .notSavable("", reason: ""),
         ].map { key(for: $0) }
@@ -435,13 +435,22 @@ struct ErrorCatalogueTests {
             "MockingError.unknownScenario",
             input: #""chekout""#,
             place: nil,
-            placeReason: "a name, not a text with places"
+            placeReason: "a name, not a text with places",
+            hint: #"did you mean "checkout"?"#
         ) { try mocks.activate(scenario: "chekout") }
+        await add(
+            "MockingError.unknownScenario",
+            input: #""black friday""#,
+            place: nil,
+            placeReason: "a name, not a text with places",
+            hint: #"the scenarios are "checkout""#
+        ) { try mocks.activate(scenario: "black friday") }
         await add(
             "MockingError.unknownStub",
             input: #""logn""#,
             place: nil,
-            placeReason: "a name, not a text with places"
+            placeReason: "a name, not a text with places",
+            hint: #"did you mean "login"?"#
         ) {
             try mocks.select(alternative: "ok", for: "logn")
         }
