@@ -187,7 +187,13 @@ struct BrowserTests {
     func hostColumnWidth() throws {
         let hosts = ["a.io", "api.payments.example.com", "cdn.example.com", "telemetry.eu-west-1.internal.example.net"]
         let transactions = hosts.enumerated().map { index, host in
-            Samples.transaction("GET", "https://\(host)/v1/items/\(index)", status: 200, offset: Double(index) / 10, end: 1)
+            Samples.transaction(
+                "GET",
+                "https://\(host)/v1/items/\(index)",
+                status: 200,
+                offset: Double(index) / 10,
+                end: 1
+            )
         }
         let file = try Self.write(transactions, name: "hosts-1280.html")
         let dom = try Self.open(file, fragment: "", windowWidth: 1280)

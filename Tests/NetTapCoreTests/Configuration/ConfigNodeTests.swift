@@ -94,12 +94,18 @@ struct ConfigNodeTests {
         // then the offset scan met a "}" with nothing open and trapped.
         let fuzzed = Data([0x00, 0x00, 0x00, 0x33, 0x9E, 0x7D, 0x20])
         let nul = try #require(throws: ConfigurationError.self) { try ConfigNode(parsing: fuzzed, source: "f.json") }
-        #expect(nul.description == "f.json:1:1: invalid JSON: a NUL byte (0x00) at byte offset 0, which JSON text never holds (UTF-16 or UTF-32? JSON must be UTF-8, RFC 8259 §8.1)")
+        #expect(
+            nul.description
+                == "f.json:1:1: invalid JSON: a NUL byte (0x00) at byte offset 0, which JSON text never holds (UTF-16 or UTF-32? JSON must be UTF-8, RFC 8259 §8.1)"
+        )
         let latin1 = Data("{\n  \"name\": \"caf".utf8) + Data([0xE9]) + Data("\"\n}".utf8)
         let bad = try #require(throws: ConfigurationError.self) { try ConfigNode(parsing: latin1, source: "f.json") }
         #expect(bad.line == 2)
         #expect(bad.column == 15)
-        #expect(bad.message == "invalid JSON: byte 0xE9 at byte offset 16 is not UTF-8 (JSON text must be UTF-8, RFC 8259 §8.1)")
+        #expect(
+            bad.message
+                == "invalid JSON: byte 0xE9 at byte offset 16 is not UTF-8 (JSON text must be UTF-8, RFC 8259 §8.1)"
+        )
         let utf16 = try #require("{\"a\": 1}".data(using: .utf16BigEndian))
         #expect(throws: ConfigurationError.self) { try ConfigNode(parsing: utf16, source: "f.json") }
         #expect(try parse("{\"name\": \"café ☕️\"}").string("name") == "café ☕️")
