@@ -63,7 +63,7 @@ public struct ReportCommand: Command {
 
             Findings: those NetTap recorded on the transactions (integrity mismatches, audit findings) are
             listed, most severe first, numbered as their messages below the table (HAR ENTRY is the entry's
-            position in the file, from 1); --audit also runs the audit rules on every entry
+            index in log.entries, from 0, as `mock save --entry` takes it); --audit also runs the audit rules on every entry
             (useful for HAR exports of browsers and proxies). No finding shows a secret's value.
 
             Exit codes: 0 success, 1 missing or invalid HAR file or store, 2 usage error.
@@ -248,12 +248,12 @@ public struct ReportCommand: Command {
             findings.rows = summary.findings.enumerated().map { number, entry in
                 [
                     "\(number + 1)", entry.finding.severity.rawValue, entry.finding.rule, entry.finding.location ?? "-",
-                    "\(entry.index + 1)", entry.method, Self.shortened(entry.url, limit: 70),
+                    "\(entry.index)", entry.method, Self.shortened(entry.url, limit: 70),
                 ]
             }
             let count = summary.findings.count
-            output += "\nFindings (\(count); # numbers the messages below, HAR ENTRY is the entry's position in "
-            output += "log.entries, from 1):\n" + findings.rendered
+            output += "\nFindings (\(count); # numbers the messages below, HAR ENTRY is the entry's index in "
+            output += "log.entries, from 0, as mock save --entry takes it):\n" + findings.rendered
             for (number, entry) in summary.findings.enumerated() {
                 output += "\(number + 1). \(entry.finding.message)\n"
             }

@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// A whole HAR file: the HTTP Archive 1.2 format (<http://www.softwareishard.com/blog/har-12-spec/>).
 ///
@@ -56,22 +57,11 @@ public struct HARDocument: Codable, Sendable, Hashable {
     ///   or is not a HAR document (with the JSON path).
     public static func load(contentsOf url: URL) throws(HARError) -> HARDocument {
         let name = url.lastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw HARError(source: name, path: "", message: "cannot read file: no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw HARError(source: name, path: "", message: "cannot read file: it is a directory, not a file")
-        }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw HARError(source: name, path: "", message: "cannot read file: permission denied")
-        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.read(url)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "the file system refused to read it"
-            throw HARError(source: name, path: "", message: "cannot read file: \(reason)")
+            throw HARError(source: name, path: "", message: "cannot read file: \(error.reason)")
         }
         return try decode(data, source: name)
     }

@@ -54,10 +54,11 @@ struct ReportFindingsTests {
         let run = await runCLI(["report", file], workingDirectory: folder)
         #expect(run.exitCode == .success, "\(run.standardError)")
         #expect(run.standardOutput.contains("Findings (1; # numbers the messages below, HAR ENTRY is"))
-        // The # column is the number of the message below; HAR ENTRY the entry's position in the file.
+        // The # column is the number of the message below; HAR ENTRY the entry's index in log.entries (from 0,
+        // as `mock save --entry` takes it).
         let row = run.standardOutput.components(separatedBy: "\n").first { $0.contains("integrity.mismatch") }
         #expect(
-            row?.split(separator: " ").prefix(5).map(String.init) == ["1", "high", "integrity.mismatch", "body", "1"]
+            row?.split(separator: " ").prefix(5).map(String.init) == ["1", "high", "integrity.mismatch", "body", "0"]
         )
         #expect(run.standardOutput.contains("1. The body's SHA-256 is not the one in the manifest."))
         let json = await runCLI(["report", file, "--json"], workingDirectory: folder)

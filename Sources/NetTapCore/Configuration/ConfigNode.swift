@@ -94,22 +94,15 @@ public struct ConfigNode: Sendable, Equatable {
     ///   RFC 8259 JSON (see ``init(parsing:source:)``).
     public static func load(contentsOf url: URL) throws -> ConfigNode {
         let name = url.lastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ConfigurationError(source: name, path: "", message: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw ConfigurationError(source: name, path: "", message: "is a directory, not a file")
-        }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw ConfigurationError(source: name, path: "", message: "cannot be read: permission denied")
-        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.read(url)
+        } catch .missing {
+            throw ConfigurationError(source: name, path: "", message: "no such file")
+        } catch .directory {
+            throw ConfigurationError(source: name, path: "", message: "is a directory, not a file")
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw ConfigurationError(source: name, path: "", message: "cannot be read: \(reason)")
+            throw ConfigurationError(source: name, path: "", message: "cannot be read: \(error.reason)")
         }
         return try ConfigNode(parsing: data, source: name)
     }

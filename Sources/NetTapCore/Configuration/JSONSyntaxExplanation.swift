@@ -187,10 +187,7 @@ enum JSONSyntaxExplanation {
                 break
             case UInt8(ascii: "\""):
                 let start = index
-                index += 1
-                while index < bytes.endIndex, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                }
+                index = JSONTextLayout.closingQuote(ofStringAt: start, in: bytes)
                 guard index < bytes.endIndex else {
                     scan.openString = start
                     return scan

@@ -63,11 +63,7 @@ package enum JSONTextLayout {
                 continue
             case UInt8(ascii: "\""):
                 let start = index
-                index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                index += 1
+                index = closingQuote(ofStringAt: start, in: bytes[...]) + 1
                 if var top = stack.last, top.isObject, top.key == nil {
                     top.key = decodeString(bytes[start..<Swift.min(index, bytes.count)])
                     top.keyOffset = start
@@ -105,6 +101,21 @@ package enum JSONTextLayout {
             index += 1
         }
         return (offsets, trailingComma)
+    }
+
+    /// Where the string literal whose opening quote is at `start` ends: the offset of its closing quote, or
+    /// `bytes.endIndex` (or just past it, after a trailing backslash) when the text ends inside it.
+    ///
+    /// - Parameters:
+    ///   - start: The offset of the opening `"`.
+    ///   - bytes: UTF-8 JSON text.
+    /// - Returns: The closing quote's offset; ≥ `bytes.endIndex` when there is none.
+    static func closingQuote(ofStringAt start: Int, in bytes: ArraySlice<UInt8>) -> Int {
+        var index = start + 1
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "\"") {
+            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return index
     }
 
     /// The text of a JSON string literal, quotes included.

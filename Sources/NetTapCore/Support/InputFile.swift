@@ -1,0 +1,44 @@
+import Foundation
+
+/// Reads a file a user named (a HAR file, a `nettap.json`) and says in words why it could not, so every
+/// reader's error names the file and the reason the same way.
+package enum InputFile {
+    /// Why a file could not be read.
+    package enum Problem: Error, Sendable, Equatable {
+        /// Nothing exists at the path.
+        case missing
+        /// The path is a folder.
+        case directory
+        /// The file exists but this process may not read it.
+        case permissionDenied
+        /// Reading failed for another reason, in the file system's words.
+        case failed(String)
+
+        /// `no such file`, `it is a directory, not a file`, `permission denied`, or the file system's reason.
+        package var reason: String {
+            switch self {
+            case .missing: "no such file"
+            case .directory: "it is a directory, not a file"
+            case .permissionDenied: "permission denied"
+            case .failed(let reason): reason
+            }
+        }
+    }
+
+    /// The bytes of the file at `url`.
+    ///
+    /// - Parameter url: A file URL.
+    /// - Returns: The file's bytes.
+    /// - Throws: ``Problem`` saying why the file could not be read.
+    package static func read(_ url: URL) throws(Problem) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .missing }
+        guard !isDirectory.boolValue else { throw .directory }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw .permissionDenied }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw .failed((error as NSError).localizedFailureReason ?? "the file system refused to read it")
+        }
+    }
+}
