@@ -28,6 +28,8 @@ import Glibc
 /// times), once they have all finished, the resident memory, open file descriptors and threads are taken
 /// as the baseline; then the other 90 % run; after the last request and the store's flush, descriptors and threads must come back to it
 /// (idle worker threads get up to 15 s to exit) and resident memory may have grown by less than 20 MiB.
+/// `scripts/soak` runs it with a fixed glibc mmap threshold (`MALLOC_MMAP_THRESHOLD_`; the first line printed
+/// says which), so resident memory measures what the program holds rather than glibc's arena retention.
 /// Passing means: no wrong body, no failed request, the store sound (`PRAGMA integrity_check`), and those
 /// three resource checks; the exit status of `nettap-bench` is 1 otherwise.
 struct SoakBench {
@@ -125,6 +127,13 @@ struct SoakBench {
     /// - Returns: Whether every check passed.
     /// - Throws: ``BenchError`` when the servers cannot be reached or the store cannot be opened.
     func run() async throws -> Bool {
+        // Resident memory depends on glibc's mmap threshold (see scripts/soak): say which one this run has.
+        let threshold = ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"]
+        print(
+            "allocator: "
+                + (threshold.map { "MALLOC_MMAP_THRESHOLD_=\($0) (large blocks always mapped)" }
+                    ?? "glibc defaults (dynamic mmap threshold)")
+        )
         let small = try await Self.fetchDirectly(base.appendingPathComponent("small.txt"))
         let mid = try await Self.fetchDirectly(base.appendingPathComponent("mid.bin"))
         guard mid.count == 10 * 1024 * 1024 else {
