@@ -192,6 +192,14 @@ struct HandlerAnswerTests {
         #expect(transaction.error?.code == URLError.Code.timedOut.rawValue)
     }
 
+    /// Waits (at most 30 s) until a task sleeps on `clock` until `deadline`; `false` when none did.
+    private static func sleeper(on clock: TestClock, at deadline: TestClock.Instant) async -> Bool {
+        await withDeadline(.seconds(30)) {
+            await clock.waitForSleeper(until: deadline)
+            return true
+        } ?? false
+    }
+
     @Test(
         "a paced body that stalls longer than the timeout fails with -1001 after the chunks already sent",
         arguments: CallerStyle.allCases
@@ -204,23 +212,33 @@ struct HandlerAnswerTests {
         let events = Events()
         interceptor.handlers = [
             Answer { _, context in
-                let body = ResponseBody.stream(expectedLength: nil) { writer in
-                    let producer = Task {
-                        writer.write(Data("first".utf8))
-                        events.report("first")
-                        do {
-                            try await context.clock.sleep(for: .seconds(2))
-                            writer.write(Data("second".utf8))
-                            events.report("second")
-                            try await context.clock.sleep(for: .seconds(30))
-                            writer.finish()
-                        } catch {
-                            events.report("cancelled")
-                        }
-                    }
-                    writer.onCancel { producer.cancel() }
+                // The body's own channel (a package type), so the test sees when NetTap has taken each chunk:
+                // the relay acknowledges a chunk after the chunk passed the idle timer and reached the app's
+                // task. The test clock stands still while NetTap works, so the test advances it only then.
+                // (Advancing as soon as "second" was written once let the chunks reach the idle timer after
+                // the clock had passed their deadline, under a sanitizer's slowness, and the timeout fired.)
+                let channel = BodyChannel()
+                let sentSecond = Locked(false)
+                channel.setPressureHandler(highWater: 0, lowWater: 0) { isPaused in
+                    // Every byte sent so far is acknowledged: both chunks passed the idle timer.
+                    if !isPaused, sentSecond.current { events.report("second taken") }
                 }
-                return HTTPResponse(statusCode: 200, body: body)
+                let producer = Task {
+                    channel.send(Data("first".utf8))
+                    events.report("first")
+                    do {
+                        try await context.clock.sleep(for: .seconds(2))
+                        sentSecond.withLock { $0 = true }
+                        channel.send(Data("second".utf8))
+                        events.report("second")
+                        try await context.clock.sleep(for: .seconds(30))
+                        channel.finish()
+                    } catch {
+                        events.report("cancelled")
+                    }
+                }
+                channel.onCancel { producer.cancel() }
+                return HTTPResponse(statusCode: 200, body: ResponseBody(channel: channel, expectedLength: nil))
             }
         ]
         let caller = CallRecorder(interceptor: interceptor)
@@ -230,13 +248,21 @@ struct HandlerAnswerTests {
         let origin = clock.now
         #expect(await events.wait(for: "first"))
         // The producer's 2 s sleep and the idle timeout's 3 s: wait for exactly these, whichever comes first.
-        await clock.waitForSleeper(until: origin.advanced(by: .seconds(2)))
-        await clock.waitForSleeper(until: origin.advanced(by: .seconds(3)))
+        #expect(await Self.sleeper(on: clock, at: origin.advanced(by: .seconds(2))))
+        #expect(await Self.sleeper(on: clock, at: origin.advanced(by: .seconds(3))))
         clock.advance(by: .seconds(2))  // "second" comes 2 s after "first": the idle interval restarts
         #expect(await events.wait(for: "second"))
-        await clock.waitForSleeper(until: origin.advanced(by: .seconds(32)))  // the producer's 30 s
+        if style == .delegate, let task = call.task {
+            // The delegate sees the bytes themselves (its session acknowledges them to NetTap differently).
+            let relayed = await withDeadline(.seconds(30)) { await caller.delegate.bytes(of: task, atLeast: 11) }
+            #expect(relayed != nil, "NetTap relayed both chunks")
+        } else {
+            #expect(await events.wait(for: "second taken"), "NetTap relayed both chunks")
+        }
+        #expect(await Self.sleeper(on: clock, at: origin.advanced(by: .seconds(32))))  // the producer's 30 s
         clock.advance(by: .seconds(2))  // 4 s since the head, 2 s since "second": still in time
-        await clock.waitForSleeper(until: origin.advanced(by: .seconds(5)))  // the timeout, 3 s after "second"
+        // The timeout wakes at its first deadline (3 s), sees the restart, and sleeps until 3 s after "second".
+        #expect(await Self.sleeper(on: clock, at: origin.advanced(by: .seconds(5))))
         #expect(!events.all.contains("cancelled"))
         clock.advance(by: .seconds(1))
         let outcome = await call.value

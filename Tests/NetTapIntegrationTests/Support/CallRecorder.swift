@@ -47,6 +47,7 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         var observed = Observed()
         var onComplete: (@Sendable (Observed) -> Void)?
         var firstChunk: CheckedContinuation<Void, Never>?
+        var byteWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let entries = Locked<[Int: Entry]>([:])
@@ -79,6 +80,18 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
+    /// Waits until the task's delegate has received at least `count` body bytes.
+    func bytes(of task: URLSessionTask, atLeast count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let arrived = entries.withLock { entries -> Bool in
+                if (entries[task.taskIdentifier]?.observed.body.count ?? 0) >= count { return true }
+                entries[task.taskIdentifier, default: Entry()].byteWaiters.append((count, continuation))
+                return false
+            }
+            if arrived { continuation.resume() }
+        }
+    }
+
     func urlSession(
         _ session: URLSession,
         dataTask: URLSessionDataTask,
@@ -94,17 +107,20 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let waiter = entries.withLock { entries -> CheckedContinuation<Void, Never>? in
+        let waiters = entries.withLock { entries -> [CheckedContinuation<Void, Never>] in
             var entry = entries[dataTask.taskIdentifier, default: Entry()]
             entry.callbacks.append(.data(data.count))
             entry.observed.body.append(data)
             entry.observed.chunkCount += 1
-            let waiter = entry.firstChunk
+            var waiters = entry.firstChunk.map { [$0] } ?? []
             entry.firstChunk = nil
+            let received = entry.observed.body.count
+            waiters += entry.byteWaiters.filter { $0.count <= received }.map(\.continuation)
+            entry.byteWaiters.removeAll { $0.count <= received }
             entries[dataTask.taskIdentifier] = entry
-            return waiter
+            return waiters
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
