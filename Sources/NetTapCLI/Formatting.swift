@@ -123,11 +123,39 @@ enum Formatting {
     /// error's own description.
     static func unwritableFileReason(_ url: URL, error: any Error) -> String {
         var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "cannot write: it is a folder; give a file name in it, such as "
+                + quoted(url.standardizedFileURL.appendingPathComponent("nettap-output").path)
+        }
         let folder = url.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             return "cannot write: no such folder \(quoted(folder.path))"
         }
         if !isDirectory.boolValue { return "cannot write: \(quoted(folder.path)) is not a folder" }
-        return "cannot write: \(error.localizedDescription)"
+        if !FileManager.default.isWritableFile(atPath: folder.path) {
+            return "cannot write: permission denied in the folder \(quoted(folder.path))"
+        }
+        // Foundation's own text ("The operation could not be completed…") says nothing; the POSIX error it wraps does.
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        let reason =
+            underlying.map { String(cString: strerror(Int32($0.code))) }
+            ?? (error as NSError).localizedFailureReason ?? "the file system refused to write it"
+        return "cannot write: \(reason)"
+    }
+
+    /// Whether two paths name the same file: the same file system object when both exist, else the same
+    /// standardized path with symbolic links resolved.
+    static func isSameFile(_ first: URL, _ second: URL) -> Bool {
+        let manager = FileManager.default
+        if let one = try? manager.attributesOfItem(atPath: first.path),
+            let other = try? manager.attributesOfItem(atPath: second.path),
+            let oneNumber = one[.systemFileNumber] as? NSNumber,
+            let otherNumber = other[.systemFileNumber] as? NSNumber,
+            let oneDevice = one[.systemNumber] as? NSNumber, let otherDevice = other[.systemNumber] as? NSNumber
+        {
+            return oneNumber == otherNumber && oneDevice == otherDevice
+        }
+        return first.standardizedFileURL.resolvingSymlinksInPath().path
+            == second.standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

@@ -183,7 +183,8 @@ public struct MockSaveCommand: Command {
             try MockConfiguration.append(stub, toScenario: scenario, inFileAt: mocksURL)
         } catch let error as ConfigurationError {
             let location = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(command: command, input: mocksPath, message: "\(location): \(error.message)")
+            let message = location.isEmpty ? error.message : "\(location): \(error.message)"
+            throw CLIError.failure(command: command, input: mocksPath, message: message)
         } catch {
             throw CLIError.failure(
                 command: command,

@@ -143,6 +143,13 @@ public struct QueryCommand: Command {
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the store or OUT.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+        if let harPath, Formatting.isSameFile(environment.fileURL(harPath), environment.fileURL(path)) {
+            throw CLIError.usage(
+                command: "query",
+                input: "--har \(Formatting.quoted(harPath))",
+                message: "is the store being read; writing the HAR there would replace the store, choose another file"
+            )
+        }
         let store = try Self.open(path, command: "query", in: environment)
         do {
             if let harPath {
@@ -274,13 +281,36 @@ public struct QueryCommand: Command {
             [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
         ] {
             formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return (date, options == [.withFullDate]) }
+            guard let date = formatter.date(from: text) else { continue }
+            // Foundation's parser rolls impossible fields over (2026-02-30 is 2 March, 25:00 the next day).
+            guard let problem = impossibleField(in: text) else { return (date, options == [.withFullDate]) }
+            throw CLIError.usage(
+                command: "query",
+                input: "\(option) \(Formatting.quoted(text))",
+                message: "\(problem); give a real date (2025-06-01) or date and time (2025-06-01T12:00:00Z)"
+            )
         }
         throw CLIError.usage(
             command: "query",
             input: "\(option) \(Formatting.quoted(text))",
             message: "must be an ISO 8601 date (2025-06-01) or date and time (2025-06-01T12:00:00Z)"
         )
+    }
+
+    /// What is impossible in an RFC 3339 text the formatter accepted: `there is no day 30 in month 2 of 2026`,
+    /// `hour 25 is past 23`; `nil` when every field is in range.
+    private static func impossibleField(in text: String) -> String? {
+        let fields = text.split { !$0.isNumber }.prefix(6).compactMap { Int($0) }
+        guard fields.count >= 3 else { return nil }
+        let day = DateComponents(year: fields[0], month: fields[1], day: fields[2])
+        if !(1...12).contains(fields[1]) { return "there is no month \(fields[1])" }
+        if !day.isValidDate(in: Calendar(identifier: .gregorian)) {
+            return "there is no day \(fields[2]) in month \(fields[1]) of \(fields[0])"
+        }
+        if fields.count >= 4, fields[3] > 23 { return "hour \(fields[3]) is past 23" }
+        if fields.count >= 5, fields[4] > 59 { return "minute \(fields[4]) is past 59" }
+        if fields.count >= 6, fields[5] > 60 { return "second \(fields[5]) is past 60" }
+        return nil
     }
 
     /// The option a `StoreQuery` argument error refers to, with its value: `host "a*b"` → `--host "a*b"`.

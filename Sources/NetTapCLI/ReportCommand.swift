@@ -117,6 +117,13 @@ public struct ReportCommand: Command {
         if let reason = Formatting.unreadableFileReason(fileURL) {
             throw CLIError.failure(command: "report", input: path, message: reason)
         }
+        if let htmlPath, Formatting.isSameFile(environment.fileURL(htmlPath), fileURL) {
+            throw CLIError.usage(
+                command: "report",
+                input: "--html \(Formatting.quoted(htmlPath))",
+                message: "is the file being read; writing the page there would replace it, choose another file"
+            )
+        }
         // The file is read once: the summary needs the HAR entries, the HTML report the transactions.
         let document: HARDocument
         var transactions: [Transaction]?

@@ -70,6 +70,9 @@ public struct StatsCommand: Command {
     public var path: String
     /// The grouping.
     public var grouping: Grouping
+    /// The longest `--bucket`, in seconds (about 31 years); longer ones could not be counted in milliseconds.
+    public static let maximumBucketSeconds: Double = 1_000_000_000
+
     /// The bucket of the time series, in seconds: `--bucket`, 60 for `--by minute`, else 1.
     public var bucketSeconds: Double
 
@@ -83,11 +86,13 @@ public struct StatsCommand: Command {
         let by = arguments.value("--by")
         var bucket: Double?
         if let text = arguments.value("--bucket") {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.001 else {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.001,
+                seconds <= Self.maximumBucketSeconds
+            else {
                 throw CLIError.usage(
                     command: "stats",
                     input: "--bucket \(Formatting.quoted(text))",
-                    message: "must be a number of seconds >= 0.001"
+                    message: "must be a number of seconds from 0.001 to 1000000000 (about 31 years)"
                 )
             }
             bucket = seconds
@@ -138,7 +143,8 @@ public struct StatsCommand: Command {
     ///   - bucketSeconds: The bucket, in seconds.
     /// - Returns: The statistics.
     public static func statistics(of transactions: [Transaction], bucketSeconds: Double) -> FlowStatistics {
-        let bucket = Duration.milliseconds(Int64((bucketSeconds * 1000).rounded()))
+        let seconds = min(max(bucketSeconds, 0.001), maximumBucketSeconds)
+        let bucket = Duration.milliseconds(Int64((seconds * 1000).rounded()))
         let sparse = FlowStatistics(
             transactions: transactions,
             bucketDuration: bucket,

@@ -71,7 +71,11 @@ extension FileMount {
         } catch FileMountError.invalidPrefix(_, let reason) {
             throw prefixNode.error("invalid prefix \"\(prefixText)\": \(reason)")
         } catch FileMountError.directoryNotFound(let url) {
-            throw directoryNode.error("directory \"\(directoryText)\" not found (\(url.standardizedFileURL.path))")
+            throw directoryNode.error(
+                directoryText == url.standardizedFileURL.path
+                    ? "directory \"\(directoryText)\" not found"
+                    : "directory \"\(directoryText)\" not found (\(url.standardizedFileURL.path))"
+            )
         }
     }
 }

@@ -113,8 +113,7 @@ public struct MockConfiguration: Sendable {
         activeScenario = try node.string("activeScenario")
         if let active = activeScenario, !names.contains(active) {
             throw try node.requiredChild("activeScenario").error(
-                "no scenario named \"\(active)\"; the scenarios are "
-                    + (names.isEmpty ? "none" : names.sorted().map { "\"\($0)\"" }.joined(separator: ", "))
+                MockingError.unknownScenario(active, available: scenarios.map(\.name)).description
             )
         }
     }

@@ -78,8 +78,8 @@ extension Stub {
     /// (`net::ERR_INTERNET_DISCONNECTED` → `notConnectedToInternet`, `net::ERR_NAME_NOT_RESOLVED` →
     /// `cannotFindHost`, `net::ERR_CONNECTION_REFUSED` → `cannotConnectToHost`, timeouts → `timedOut`, resets
     /// → `networkConnectionLost`).
-    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response and no such error, or
-    ///   an unparsable URL.
+    /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response and no such error, an
+    ///   unparsable URL, or a body whose base64 does not decode (the stub would answer without it).
     public init(recording entry: HAREntry, name: String? = nil, redactor: Redactor = .default) throws {
         let target = "\(entry.request.method) \(entry.request.url)"
         guard let url = URL(string: entry.request.url), url.host != nil else {
@@ -101,6 +101,13 @@ extension Stub {
             self = RecordedStub.failure(method: entry.request.method, url: url, code: code, redactor: redactor)
             if let name { self.name = name }
             return
+        }
+        if let text = entry.response.content.text, entry.response.content.decodedData() == nil {
+            throw MockingError.notSavable(
+                target,
+                reason: "its response.content.text is not valid base64 although content.encoding is "
+                    + "\"\(entry.response.content.encoding ?? "")\" (\(text.count) characters); the body would be lost"
+            )
         }
         // Redacted as a whole transaction, so request secrets echoed in the response are gone too, and copies
         // of secrets the response revealed are gone from the URL the stub matches.

@@ -120,7 +120,7 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     public static let maximumBucketCount = 100_000
 
     /// The bucket duration as a `Duration`.
-    public var bucketDuration: Duration { .milliseconds(Int64((bucketSeconds * 1000).rounded())) }
+    public var bucketDuration: Duration { .milliseconds(Int64((min(bucketSeconds, 9e12) * 1000).rounded())) }
 
     /// Computes the statistics of transactions.
     ///

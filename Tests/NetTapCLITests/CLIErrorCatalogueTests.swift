@@ -127,6 +127,42 @@ private let mistakes: [CLIMistake] = [
         exitCode: .failure
     ),
     CLIMistake(
+        arguments: ["report", "good.har", "--html", "good.har"],
+        input: #""good.har""#,
+        place: "--html",
+        hint: "choose another file",
+        exitCode: .usage
+    ),
+    CLIMistake(
+        arguments: ["report", "good.har", "--html", "."],
+        input: #"/nettap-output""#,
+        place: "--html",
+        hint: "it is a folder; give a file name in it",
+        exitCode: .failure,
+        absent: ["The operation could not be completed", "NSCocoaErrorDomain"]
+    ),
+    CLIMistake(
+        arguments: ["query", "text.sqlite", "--har", "./text.sqlite"],
+        input: #""./text.sqlite""#,
+        place: "--har",
+        hint: "choose another file",
+        exitCode: .usage
+    ),
+    CLIMistake(
+        arguments: ["query", "text.sqlite", "--since", "2026-02-30"],
+        input: #""2026-02-30""#,
+        place: "--since",
+        hint: "there is no day 30 in month 2 of 2026",
+        exitCode: .usage
+    ),
+    CLIMistake(
+        arguments: ["query", "text.sqlite", "--until", "2026-11-30T25:00:00Z"],
+        input: #""2026-11-30T25:00:00Z""#,
+        place: "--until",
+        hint: "hour 25 is past 23",
+        exitCode: .usage
+    ),
+    CLIMistake(
         arguments: ["stats", "--by", "week", "good.har"],
         input: #""week""#,
         place: "--by",
@@ -137,7 +173,7 @@ private let mistakes: [CLIMistake] = [
         arguments: ["stats", "--bucket", "0", "good.har"],
         input: #""0""#,
         place: "--bucket",
-        hint: ">= 0.001",
+        hint: "from 0.001 to 1000000000",
         exitCode: .usage
     ),
     // query: the store and the filters.

@@ -112,7 +112,8 @@ struct StatsAndHTMLReportTests {
     func statsUsage() async {
         let harPath = (try? fixtureURL("chrome.har").path) ?? "chrome.har"
         for arguments in [
-            ["--by", "day"], ["--bucket", "0"], ["--bucket", "x"], ["--by", "host", "--bucket", "2"],
+            ["--by", "day"], ["--bucket", "0"], ["--bucket", "x"], ["--bucket", "1e18"], ["--bucket", "1e99"],
+            ["--by", "host", "--bucket", "2"],
             ["--by", "minute", "--bucket", "5"],
         ] {
             let run = await runCLI(["stats", harPath] + arguments)

@@ -254,8 +254,11 @@ struct HandlerAnswerTests {
         #expect(await events.wait(for: "second"))
         if style == .delegate, let task = call.task {
             // The delegate sees the bytes themselves (its session acknowledges them to NetTap differently).
-            let relayed = await withDeadline(.seconds(30)) { await caller.delegate.bytes(of: task, atLeast: 11) }
-            #expect(relayed != nil, "NetTap relayed both chunks")
+            let relayed = await withDeadline(.seconds(30)) {
+                await caller.delegate.bytes(of: task, atLeast: 11)
+                return true
+            }
+            #expect(relayed == true, "NetTap relayed both chunks")
         } else {
             #expect(await events.wait(for: "second taken"), "NetTap relayed both chunks")
         }

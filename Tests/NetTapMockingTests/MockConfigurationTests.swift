@@ -180,7 +180,7 @@ struct MockConfigurationTests {
             ),
             (
                 #"{"mocks": {"activeScenario": "x", "scenarios": [{"name": "y", "stubs": []}]}}"#,
-                #"nettap.json: $.mocks.activeScenario: no scenario named "x"; the scenarios are "y""#
+                #"nettap.json: $.mocks.activeScenario: no scenario named "x"; did you mean "y"?"#
             ),
             (
                 #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"body": "x", "json": 1}}]}}"#,

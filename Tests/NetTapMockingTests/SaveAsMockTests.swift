@@ -77,6 +77,20 @@ struct SaveAsMockTests {
         }
     }
 
+    @Test("an entry whose base64 body does not decode is refused, not saved without its body")
+    func brokenBase64() throws {
+        var entry = try entries("charles.har")[0]
+        entry.response.content.text = "@@@notbase64"
+        entry.response.content.encoding = "base64"
+        #expect {
+            _ = try Stub(recording: entry)
+        } throws: { error in
+            "\(error)".contains("is not valid base64") && "\(error)".contains("the body would be lost")
+        }
+        entry.response.content.text = Data("fine".utf8).base64EncodedString()
+        _ = try Stub(recording: entry)  // valid base64 saves
+    }
+
     @Test("a Charles entry keeps its headers minus transfer headers and matches its query")
     func charlesEntry() async throws {
         let entry = try entries("charles.har")[0]
