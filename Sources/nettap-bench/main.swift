@@ -97,18 +97,21 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
     var soakFailed = false
     let plan = options.isQuick ? Plan.quick : Plan.full
     let processors = ProcessInfo.processInfo.activeProcessorCount
-    print(
-        "nettap-bench \(options.isQuick ? "(quick)" : "(full)") against \(options.base.absoluteString), "
-            + "\(processors) cores, \(Date().formatted(.iso8601))"
-    )
-    print(
-        "latency \(plan.latencyCount)/variant in \(plan.latencyRounds) rounds; throughput \(plan.throughputCount)"
-            + "/variant, \(plan.width) in flight, \(plan.throughputRounds) rounds; download \(plan.downloadRounds) "
-            + "round(s); resources \(plan.resourcesCount) requests/child"
-    )
-    print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
     // The store and report scenarios need no server; the others share one set of sessions.
     let needsServer = options.scenarios.contains { !["store", "report", "soak"].contains($0) }
+    print(
+        "nettap-bench \(options.isQuick ? "(quick)" : "(full)"): \(options.scenarios.joined(separator: ", "))"
+            + (needsServer || options.scenarios.contains("soak") ? " against \(options.base.absoluteString)" : "")
+            + ", \(processors) cores, \(Date().formatted(.iso8601))"
+    )
+    if needsServer {
+        print(
+            "latency \(plan.latencyCount)/variant in \(plan.latencyRounds) rounds; throughput "
+                + "\(plan.throughputCount)/variant, \(plan.width) in flight, \(plan.throughputRounds) rounds; download "
+                + "\(plan.downloadRounds) round(s); resources \(plan.resourcesCount) requests/child"
+        )
+    }
+    print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
     let scenarios = needsServer ? try await Scenarios(base: options.base, plan: plan) : nil
     var report = Report()
     for name in options.scenarios {
