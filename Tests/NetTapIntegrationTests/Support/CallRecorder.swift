@@ -182,6 +182,13 @@ final class CallRecorder: Sendable {
         }
     }
 
+    /// Lets the sessions go once their tasks are done: a URLSession keeps itself, its delegate and its queue
+    /// alive until it is invalidated.
+    deinit {
+        plain.finishTasksAndInvalidate()
+        delegating.finishTasksAndInvalidate()
+    }
+
     /// Sends a request and waits for the outcome.
     func send(_ request: URLRequest, style: CallerStyle) async -> Observed {
         await start(request, style: style).value
