@@ -310,8 +310,12 @@ struct HandlerAnswerTests {
         var assigned = URLRequest(url: server.url("/answer/b"))
         assigned.timeoutInterval = 1
         let second = caller.start(assigned, style: style)
-        await clock.waitForSleepers(count: 2)
-        clock.advance(by: .seconds(2))
+        let start = clock.now
+        // The assigned 1 s, not the session's 3 s: advance to exactly 1 s, where only the timeout is due (past
+        // the handler's 2 s as well, the two would race and the answer could win).
+        #expect(await Self.sleeper(on: clock, at: start.advanced(by: .seconds(1))), "the request's timeout")
+        #expect(await Self.sleeper(on: clock, at: start.advanced(by: .seconds(2))), "the handler's 2 s")
+        clock.advance(by: .seconds(1))
         let late = await second.value
         #expect(late.nsError?.code == URLError.Code.timedOut.rawValue)
     }
