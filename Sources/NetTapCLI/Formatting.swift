@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -112,11 +113,11 @@ enum Formatting {
 
     /// Why a path cannot be read as a file, in words: `nil` when it is a readable regular file.
     static func unreadableFileReason(_ url: URL) -> String? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return "no such file" }
-        if isDirectory.boolValue { return "is a directory, not a file" }
-        guard FileManager.default.isReadableFile(atPath: url.path) else { return "permission denied" }
-        return nil
+        switch InputFile.problem(at: url) {
+        case nil: nil
+        case .directory: "is a directory, not a file"
+        case let problem?: problem.reason
+        }
     }
 
     /// Why a file cannot be written at `url`, in words: the folder is missing or is not a folder; else the
@@ -138,7 +139,7 @@ enum Formatting {
         // Foundation's own text ("The operation could not be completed…") says nothing; the POSIX error it wraps does.
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         let reason =
-            underlying.map { String(cString: strerror(Int32($0.code))) }
+            underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
             ?? (error as NSError).localizedFailureReason ?? "the file system refused to write it"
         return "cannot write: \(reason)"
     }

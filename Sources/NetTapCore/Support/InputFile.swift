@@ -25,16 +25,25 @@ package enum InputFile {
         }
     }
 
+    /// Why the file at `url` cannot be read, without reading it: missing, a folder, or not readable.
+    ///
+    /// - Parameter url: A file URL.
+    /// - Returns: The problem, or `nil` when it is a readable file.
+    package static func problem(at url: URL) -> Problem? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return .missing }
+        guard !isDirectory.boolValue else { return .directory }
+        guard FileManager.default.isReadableFile(atPath: url.path) else { return .permissionDenied }
+        return nil
+    }
+
     /// The bytes of the file at `url`.
     ///
     /// - Parameter url: A file URL.
     /// - Returns: The file's bytes.
     /// - Throws: ``Problem`` saying why the file could not be read.
     package static func read(_ url: URL) throws(Problem) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw .missing }
-        guard !isDirectory.boolValue else { throw .directory }
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw .permissionDenied }
+        if let problem = problem(at: url) { throw problem }
         do {
             return try Data(contentsOf: url)
         } catch {
