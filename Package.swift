@@ -29,7 +29,12 @@ let package = Package(
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
     ],
     targets: [
-        .target(name: "NetTapCore", swiftSettings: strict),
+        .systemLibrary(name: "CNetTapCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]),
+        .target(
+            name: "NetTapCore",
+            dependencies: [.target(name: "CNetTapCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .target(name: "NetTapHAR", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
