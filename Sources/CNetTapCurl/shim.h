@@ -62,6 +62,9 @@ static inline CURLMcode nettap_multi_set_timer_callback(CURLM *multi, nettap_cur
     return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
 }
 
+/// The running libcurl's version information.
+static inline curl_version_info_data *nettap_curl_version(void) { return curl_version_info(CURLVERSION_NOW); }
+
 /// Adds, changes or removes a descriptor's interest in an epoll set (`events` 0 with `remove` removes it).
 static inline int nettap_epoll_control(int epoll, int descriptor, uint32_t events, int operation) {
     struct epoll_event event;

@@ -48,6 +48,10 @@ extension NetTapURLProtocol {
                 return
             }
             context.requestBodyWasStream = resolved.bodyWasStream
+            switch upload {
+            case .data, .file, .stream: context.requestBodyWasUpload = true
+            case .none, .unknown: break
+            }
             let request = resolved.request
             let recorder = TransactionRecorder(
                 request: request,
@@ -56,33 +60,65 @@ extension NetTapURLProtocol {
                 log: log,
                 bodyByteLimit: bodyByteLimit
             )
-            if pipeline.handlers.isEmpty, let forwarding = pipeline.transport as? ForwardingTransport {
-                forward(request, through: forwarding, recorder: recorder, onURLSessionQueue: onURLSessionQueue)
+            guard pipeline.handlers.isEmpty else {
+                runPipeline(request, recorder: recorder)
+                return
+            }
+            #if canImport(CNetTapCurl)
+            if pipeline.transport is CurlTransport,
+                let exchange = CurlTransport.shared.makeExchange(for: request, context: context)
+            {
+                context.markRequestSent(request)
+                forward(request, recorder: recorder, start: exchange.start, cancel: exchange.cancel)
+                return
+            }
+            #endif
+            if let forwarding = forwardingTransport {
+                context.markRequestSent(request)
+                let exchange = ForwardingExchange(
+                    request: request,
+                    context: context,
+                    session: forwarding.forwardingSession(for: context.forwardingProfile ?? .standard),
+                    sendsBodyAsStream: context.requestBodyWasStream
+                )
+                forward(
+                    request,
+                    recorder: recorder,
+                    start: { exchange.start(onURLSessionQueue: onURLSessionQueue, $0) },
+                    cancel: exchange.cancel
+                )
             } else {
                 runPipeline(request, recorder: recorder)
             }
         }
 
+        /// The URLSession transport when it serves the request directly: set as the transport, or as the fallback
+        /// of a libcurl transport that cannot serve it.
+        private var forwardingTransport: ForwardingTransport? {
+            if let forwarding = pipeline.transport as? ForwardingTransport { return forwarding }
+            return pipeline.transport is CurlTransport ? ForwardingTransport.shared : nil
+        }
+
+        /// The fast path: the transport's exchange reports the head and body, and the relay hands them to the app's
+        /// client without a task hop.
+        /// - Parameters:
+        ///   - request: The request as forwarded.
+        ///   - recorder: The transaction's recorder.
+        ///   - start: Starts the exchange; its callback gets the final head or the error.
+        ///   - cancel: Cancels the exchange (the app stopped the task).
         private func forward(
             _ request: URLRequest,
-            through transport: ForwardingTransport,
             recorder: TransactionRecorder,
-            onURLSessionQueue: Bool
+            start: (@escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void,
+            cancel: @escaping @Sendable () -> Void
         ) {
-            context.markRequestSent(request)
-            let exchange = ForwardingExchange(
-                request: request,
-                context: context,
-                session: transport.forwardingSession(for: context.forwardingProfile ?? .standard),
-                sendsBodyAsStream: context.requestBodyWasStream
-            )
             let requestURL = request.url ?? URL(fileURLWithPath: "/")
             let relay = relay
             relay.setStopAction {
                 recorder.finish(error: URLError(.cancelled))
-                exchange.cancel()
+                cancel()
             }
-            exchange.start(onURLSessionQueue: onURLSessionQueue) { result in
+            start { result in
                 switch result {
                 case .success(let response):
                     deliver(response, requestURL: requestURL, recorder: recorder)

@@ -45,11 +45,18 @@ import FoundationNetworking
 public final class Interceptor: Sendable {
     private struct Settings {
         var handlers: [any TransactionHandler] = []
-        var transport: any Transport = ForwardingTransport.shared
+        var transport: any Transport = Interceptor.platformTransport
         var bodyByteLimit = 1_048_576
         var isEnabled = true
         var clock: any Clock<Duration> = ContinuousClock()
     }
+
+    /// The default transport of new interceptors (see ``transport``).
+    package static let platformTransport: any Transport = {
+        let choice = ProcessInfo.processInfo.environment["NETTAP_TRANSPORT"]?.lowercased()
+        if choice == "urlsession" || !CurlTransport.shared.isAvailable { return ForwardingTransport.shared }
+        return CurlTransport.shared
+    }()
 
     /// The process-wide interceptor that every installed session uses unless a session was made by another
     /// interceptor's ``makeSession(configuration:delegate:delegateQueue:)``.
@@ -89,7 +96,12 @@ public final class Interceptor: Sendable {
         set { settings.withLock { $0.handlers = newValue } }
     }
 
-    /// Where requests go after the last handler; the shared ``ForwardingTransport`` by default.
+    /// Where requests go after the last handler.
+    ///
+    /// By default ``CurlTransport/shared`` on Linux (NetTap's own libcurl client) and ``ForwardingTransport/shared``
+    /// (a forwarding `URLSession`) on Apple platforms; the environment variable `NETTAP_TRANSPORT` (`libcurl` or
+    /// `urlsession`) changes the default for the process, and `nettap.json`'s `transport` or this property for one
+    /// interceptor.
     public var transport: any Transport {
         get { settings.withLock { $0.transport } }
         set { settings.withLock { $0.transport = newValue } }

@@ -22,6 +22,7 @@ public final class TransactionContext: Sendable {
         var isSentRequestFrozen = false
         var forwardingProfile: ForwardingProfile?
         var requestBodyWasStream = false
+        var requestBodyWasUpload = false
     }
 
     /// The transaction's identifier, the same as the captured ``Transaction/id``.
@@ -148,5 +149,12 @@ public final class TransactionContext: Sendable {
     package var requestBodyWasStream: Bool {
         get { state.withLock { $0.requestBodyWasStream } }
         set { state.withLock { $0.requestBodyWasStream = newValue } }
+    }
+
+    /// Whether the body came from an upload task's data, file or stream rather than the request's own
+    /// `httpBody` (the platform adds its default `Content-Type` only for the latter).
+    package var requestBodyWasUpload: Bool {
+        get { state.withLock { $0.requestBodyWasUpload } }
+        set { state.withLock { $0.requestBodyWasUpload = newValue } }
     }
 }

@@ -1,0 +1,106 @@
+#if canImport(CNetTapCurl)
+import CNetTapCurl
+import Foundation
+import FoundationNetworking
+
+/// The easy-handle options of one transfer, set as FoundationNetworking 6.3.1 sets them.
+///
+/// The sources are `_HTTPURLProtocol.configureEasyHandle(for:body:)` and `_EasyHandle.setupCallbacks()`, so that libcurl sends
+/// byte for byte what a plain URLSession sends: the same method, URL, header list, body framing, decoding,
+/// protocols and CA bundle. Everything is set on every transfer (a reused handle was reset).
+enum CurlTransferOptions {
+    /// A request the platform refuses before sending anything: a GET with a body (`-1103`), a URL without a
+    /// host or one libcurl reads differently (`-1000`).
+    static func refusal(for request: URLRequest, body: CurlRequestBody) -> (code: Int, description: String)? {
+        if request.httpMethod == "GET", body.isKnown {
+            return (NSURLErrorDataLengthExceedsMaximum, "resource exceeds maximum size")
+        }
+        guard let url = request.url, let host = url.host else {
+            return (NSURLErrorBadURL, "HTTP URL must have a host")
+        }
+        guard curlAgrees(on: host, in: url.absoluteString) else {
+            return (NSURLErrorBadURL, "URLSession and curl did not agree on URL host")
+        }
+        return nil
+    }
+
+    /// Whether libcurl's URL parser finds the same host as Foundation's.
+    private static func curlAgrees(on host: String, in url: String) -> Bool {
+        guard let parsed = curl_url() else { return false }
+        defer { curl_url_cleanup(parsed) }
+        guard curl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK else { return false }
+        var curlHost: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(parsed, CURLUPART_HOST, &curlHost, 0) == CURLUE_OK, let curlHost else { return false }
+        defer { curl_free(curlHost) }
+        return String(cString: curlHost) == host
+    }
+
+    /// Sets every option of the exchange's current request on `handle`.
+    static func configure(_ exchange: CurlExchange, handle: UnsafeMutableRawPointer) {
+        let request = exchange.request
+        let body: CurlRequestBody = exchange.hops == 0 ? exchange.body : hopBody(of: request)
+        let method = request.httpMethod ?? "GET"
+        setLong(handle, CURLOPT_NOSIGNAL, 1)
+        setLong(handle, CURLOPT_NOPROGRESS, 1)
+        setLong(handle, CURLOPT_HEADER, 0)
+        setLong(handle, CURLOPT_FAILONERROR, 0)
+        setLong(handle, CURLOPT_FOLLOWLOCATION, 0)
+        _ = nettap_easy_set_pointer(handle, CURLOPT_ERRORBUFFER, exchange.errorBuffer)
+        _ = nettap_easy_set_pointer(handle, CURLOPT_URL, request.url?.absoluteString ?? "")
+        _ = nettap_easy_set_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = nettap_easy_set_pointer(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        if let bundle = CurlCertificateBundle.fallbackPath {
+            _ = nettap_easy_set_pointer(handle, CURLOPT_CAINFO, bundle)
+        }
+        switch body {
+        case .none:
+            setLong(handle, CURLOPT_UPLOAD, method == "GET" ? 0 : 1)
+            _ = nettap_easy_set_offset(handle, CURLOPT_INFILESIZE_LARGE, 0)
+        case .data(let data, _):
+            setLong(handle, CURLOPT_UPLOAD, 1)
+            _ = nettap_easy_set_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(data.count))
+        case .stream:
+            setLong(handle, CURLOPT_UPLOAD, 1)
+            _ = nettap_easy_set_offset(handle, CURLOPT_INFILESIZE_LARGE, -1)
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in CurlRequestHeaders.lines(for: request, body: body) { list = curl_slist_append(list, line) }
+        exchange.headerList = list
+        _ = nettap_easy_set_pointer(handle, CURLOPT_HTTPHEADER, list)
+        _ = nettap_easy_set_pointer(handle, CURLOPT_ACCEPT_ENCODING, "")
+        setLong(handle, CURLOPT_HTTP_CONTENT_DECODING, 1)
+        _ = nettap_easy_set_pointer(handle, CURLOPT_CUSTOMREQUEST, method)
+        setLong(handle, CURLOPT_NOBODY, method == "HEAD" ? 1 : 0)
+        CurlCallbacks.install(on: handle, for: exchange)
+    }
+
+    /// The body of a redirect hop: what ``ForwardingExchange/nextHop(from:suggested:statusCode:)`` kept.
+    private static func hopBody(of request: URLRequest) -> CurlRequestBody {
+        guard let data = request.httpBody, !data.isEmpty else { return .none }
+        return .data(data, fromUploadTask: false)
+    }
+
+    private static func setLong(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
+        _ = nettap_easy_set_long(handle, option, value)
+    }
+}
+
+/// The CA bundle FoundationNetworking names when libcurl has no default of its own
+/// (`_EasyHandle.setCARootBundlePath()`): the first of the usual Linux places that is a file.
+enum CurlCertificateBundle {
+    static let fallbackPath: String? = {
+        guard let probe = curl_easy_init() else { return nil }
+        defer { curl_easy_cleanup(probe) }
+        var path: UnsafeMutablePointer<CChar>?
+        if nettap_easy_get_string(probe, CURLINFO_CAINFO, &path) == CURLE_OK, path != nil { return nil }
+        let candidates = [
+            "/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt",
+            "/usr/share/ssl/certs/ca-bundle.crt", "/usr/local/share/certs/ca-root-nss.crt", "/etc/ssl/cert.pem",
+        ]
+        return candidates.first { candidate in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder) && !isFolder.boolValue
+        }
+    }()
+}
+#endif
