@@ -16,6 +16,7 @@
 
 typedef size_t (*nettap_curl_data_callback)(char *buffer, size_t size, size_t count, void *user);
 typedef int (*nettap_curl_seek_callback)(void *user, curl_off_t offset, int origin);
+typedef int (*nettap_curl_debug_callback)(CURL *easy, curl_infotype type, char *data, size_t size, void *user);
 typedef int (*nettap_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *user, void *socketUser);
 typedef int (*nettap_curl_timer_callback)(CURLM *multi, long timeoutMilliseconds, void *user);
 
@@ -33,6 +34,9 @@ static inline CURLcode nettap_easy_set_data_callback(CURL *easy, CURLoption opti
 }
 static inline CURLcode nettap_easy_set_seek_callback(CURL *easy, nettap_curl_seek_callback value) {
     return curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, value);
+}
+static inline CURLcode nettap_easy_set_debug_callback(CURL *easy, nettap_curl_debug_callback value) {
+    return curl_easy_setopt(easy, CURLOPT_DEBUGFUNCTION, value);
 }
 static inline CURLcode nettap_easy_get_long(CURL *easy, CURLINFO info, long *value) {
     return curl_easy_getinfo(easy, info, value);

@@ -49,6 +49,7 @@ extension HAREntry {
             comment: Self.summary(of: transaction),
             netTap: record
         )
+        if let wire = transaction.wire { apply(wire, blocked: timings.blocked) }
     }
 
     /// The NetTap transaction this entry describes.

@@ -83,6 +83,12 @@ package final class TransactionRecorder: Sendable {
                 )
                 state.redactedRequest = nil
             }
+            if let wireHeaders = context.wireRequestHeaders, wireHeaders != state.transaction.request.headers {
+                // The header fields as they went on the wire (libcurl adds Host, Accept, Accept-Encoding, …).
+                state.transaction.request.headers = wireHeaders
+                state.redactedRequest = nil
+            }
+            state.transaction.wire = context.wire
             state.transaction.response = CapturedResponse(
                 statusCode: response.statusCode,
                 httpVersion: response.httpVersion,
@@ -135,6 +141,7 @@ package final class TransactionRecorder: Sendable {
             state.transaction.annotations = context.annotations
             state.transaction.findings = context.findings
             state.transaction.answeredBy = context.answeredBy
+            state.transaction.wire = context.wire
             let milestones = context.milestones
             state.transaction.timings.requestSent = state.transaction.timings.requestSent ?? milestones.requestSent
             state.transaction.timings.end = context.elapsedMilliseconds

@@ -49,6 +49,9 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     /// a reader of the record (or of its HAR export) cannot see. Records encoded before this field existed
     /// decode with it empty.
     public var redactions: [RedactionLocation]
+    /// What the transport saw on the wire (connection, protocol, phases, TLS); `nil` for handler answers and
+    /// records made before it existed.
+    public var wire: WireDetails?
 
     /// Creates a transaction record.
     /// - Parameters:
@@ -63,6 +66,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     ///   - state: Where the transaction stands.
     ///   - findings: What handlers found; none by default.
     ///   - redactions: Where secrets were replaced; none by default.
+    ///   - wire: What the transport saw on the wire; none by default.
     public init(
         id: UUID = UUID(),
         request: CapturedRequest,
@@ -74,7 +78,8 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         annotations: [String: String] = [:],
         state: State = .pending,
         findings: [Finding] = [],
-        redactions: [RedactionLocation] = []
+        redactions: [RedactionLocation] = [],
+        wire: WireDetails? = nil
     ) {
         self.id = id
         self.request = request
@@ -87,13 +92,15 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         self.state = state
         self.findings = findings
         self.redactions = redactions
+        self.wire = wire
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, request, response, redirects, timings, error, answeredBy, annotations, state, findings, redactions
+        case id, request, response, redirects, timings, error, answeredBy, annotations, state, findings, redactions, wire
     }
 
-    /// Decodes a record; a missing `redactions` (records written before it existed) reads as empty.
+    /// Decodes a record; a missing `redactions` (records written before it existed) reads as empty, a missing
+    /// `wire` as `nil`.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` when another field is missing or malformed.
@@ -110,6 +117,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         state = try container.decode(State.self, forKey: .state)
         findings = try container.decode([Finding].self, forKey: .findings)
         redactions = try container.decodeIfPresent([RedactionLocation].self, forKey: .redactions) ?? []
+        wire = try container.decodeIfPresent(WireDetails.self, forKey: .wire)
     }
 
     /// The ``answeredBy`` value of transactions answered by the forwarding transport.

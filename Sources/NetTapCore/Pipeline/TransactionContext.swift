@@ -23,6 +23,8 @@ public final class TransactionContext: Sendable {
         var forwardingProfile: ForwardingProfile?
         var requestBodyWasStream = false
         var requestBodyWasUpload = false
+        var wire: WireDetails?
+        var wireRequestHeaders: HTTPHeaders?
     }
 
     /// The transaction's identifier, the same as the captured ``Transaction/id``.
@@ -149,6 +151,18 @@ public final class TransactionContext: Sendable {
     package var requestBodyWasStream: Bool {
         get { state.withLock { $0.requestBodyWasStream } }
         set { state.withLock { $0.requestBodyWasStream = newValue } }
+    }
+
+    /// What the transport saw on the wire so far (set by the transport).
+    package var wire: WireDetails? {
+        get { state.withLock { $0.wire } }
+        set { state.withLock { $0.wire = newValue } }
+    }
+
+    /// The request header fields as the transport put them on the wire (the last hop's), when it knows them.
+    package var wireRequestHeaders: HTTPHeaders? {
+        get { state.withLock { $0.wireRequestHeaders } }
+        set { state.withLock { $0.wireRequestHeaders = newValue } }
     }
 
     /// Whether the body came from an upload task's data, file or stream rather than the request's own

@@ -184,6 +184,7 @@ final class ForwardingExchange: @unchecked Sendable {
         }
         guard deliver else { return }
         context.markFirstByte()
+        context.wire = WireDetails(transport: WireDetails.urlSession)
         resumeHead(returning: makeResponse(response))
         if pauseNow, let handle = TransferPause.easyHandle(of: task), TransferPause.setPaused(true, easyHandle: handle)
         {

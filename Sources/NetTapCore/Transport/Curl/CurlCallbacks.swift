@@ -27,6 +27,14 @@ enum CurlCallbacks {
                 UnsafeMutableRawBufferPointer(start: buffer, count: size * count)
             )
         }
+        // The debug callback shows the request header block as sent (the capture's request headers).
+        _ = nettap_easy_set_long(handle, CURLOPT_VERBOSE, 1)
+        _ = nettap_easy_set_pointer(handle, CURLOPT_DEBUGDATA, me)
+        _ = nettap_easy_set_debug_callback(handle) { _, type, data, size, user in
+            guard type == CURLINFO_HEADER_OUT, let data, let user else { return 0 }
+            CurlCallbacks.owner(user).sentHeaderBlock(UnsafeRawBufferPointer(start: data, count: size))
+            return 0
+        }
         _ = nettap_easy_set_seek_callback(handle) { user, offset, origin in
             guard let user, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
             return CurlCallbacks.owner(user).seekRequestBody(to: Int(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
@@ -50,6 +58,11 @@ extension CurlExchange {
         } catch {
             return false
         }
+    }
+
+    /// The request header block libcurl sent for the current hop.
+    func sentHeaderBlock(_ block: UnsafeRawBufferPointer) {
+        context.wireRequestHeaders = CurlWireFacts.requestHeaders(block)
     }
 
     /// Body bytes: relayed, kept (before a head), dropped (a redirect's body), or refused for now (paused).
@@ -140,6 +153,9 @@ extension CurlExchange {
             return
         }
         context.markFirstByte()
+        if let handle {
+            context.wire = CurlWireFacts.connection(of: handle, isHTTPS: url.scheme?.lowercased() == "https")
+        }
         deliver(HTTPResponse(platform: platform, version: version, fields: fields, channel: channel))
     }
 }

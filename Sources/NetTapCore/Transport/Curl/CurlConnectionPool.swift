@@ -12,8 +12,6 @@ final class CurlConnectionPool {
     private let multi: UnsafeMutableRawPointer
     private unowned let loop: CurlEventLoop
     private var transfers: [UnsafeMutableRawPointer: CurlExchange] = [:]
-    private var spareHandles: [UnsafeMutableRawPointer] = []
-    private static let spareLimit = 64
     /// When libcurl wants to be called for its timeouts (monotonic nanoseconds), if at all.
     private(set) var timerDeadline: UInt64?
 
@@ -45,14 +43,12 @@ final class CurlConnectionPool {
     /// Transfers in flight.
     var transferCount: Int { transfers.count }
 
-    /// An easy handle for a new transfer: a spare one (reset, its caches kept) or a new one.
-    func makeHandle() -> UnsafeMutableRawPointer? {
-        if let spare = spareHandles.popLast() {
-            curl_easy_reset(spare)
-            return spare
-        }
-        return curl_easy_init()
-    }
+    /// A new easy handle for an exchange.
+    ///
+    /// Never a reused one: a reset handle keeps the `errno` of its last failure (`CURLINFO_OS_ERRNO`), which the
+    /// platform's error mapping reads, so a reused handle could turn a later `-1` into `-1005`. FoundationNetworking
+    /// also gives every task a handle of its own (connections are the multi handle's, so nothing is lost).
+    func makeHandle() -> UnsafeMutableRawPointer? { curl_easy_init() }
 
     /// Starts a configured transfer.
     /// - Returns: Whether libcurl took it.
@@ -69,17 +65,7 @@ final class CurlConnectionPool {
     func remove(_ handle: UnsafeMutableRawPointer, keepsHandle: Bool = false) {
         guard transfers.removeValue(forKey: handle) != nil else { return }
         curl_multi_remove_handle(multi, handle)
-        if keepsHandle { return }
-        if spareHandles.count < Self.spareLimit {
-            spareHandles.append(handle)
-        } else {
-            curl_easy_cleanup(handle)
-        }
-    }
-
-    /// Gives back a handle that was removed with `keepsHandle` and is not needed any more.
-    func recycle(_ handle: UnsafeMutableRawPointer) {
-        if spareHandles.count < Self.spareLimit { spareHandles.append(handle) } else { curl_easy_cleanup(handle) }
+        if !keepsHandle { curl_easy_cleanup(handle) }
     }
 
     func socketReady(_ socket: Int32, events: UInt32) {
@@ -115,8 +101,6 @@ final class CurlConnectionPool {
 
     /// Closes the multi handle (the app session is gone and nothing is in flight).
     func close() {
-        for handle in spareHandles { curl_easy_cleanup(handle) }
-        spareHandles = []
         curl_multi_cleanup(multi)
     }
 }

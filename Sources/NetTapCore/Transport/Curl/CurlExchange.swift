@@ -243,6 +243,9 @@ final class CurlExchange: @unchecked Sendable {
         idleDeadline = nil
         loop.untrack(self)
         if let handle {
+            var wire = context.wire ?? WireDetails(transport: WireDetails.libcurl)
+            wire.phases = CurlWireFacts.phases(of: handle, reusedConnection: wire.isNewConnection == false)
+            context.wire = wire
             pool?.remove(handle)
             self.handle = nil
         }
