@@ -96,7 +96,8 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, request, response, redirects, timings, error, answeredBy, annotations, state, findings, redactions, wire
+        case id, request, response, redirects, timings, error, answeredBy, annotations, state, findings, redactions
+        case wire
     }
 
     /// Decodes a record; a missing `redactions` (records written before it existed) reads as empty, a missing
