@@ -91,6 +91,7 @@ extension NetTapConfiguration {
             }
         }
         if let enabled = install?.enabledInReleaseBuilds { Interceptor.isEnabledInReleaseBuilds = enabled }
+        if let transport = install?.transport { interceptor.transport = transport.transport }
         if let scope { interceptor.scope = scope }
         capture?.apply(to: interceptor)
         if let redaction { interceptor.redactor = redaction }
