@@ -23,6 +23,9 @@ final class ServerOutput: @unchecked Sendable {
         var lines: [HTTPBin.LogLine] = []
         /// The access-log lines per `X-Test-ID`, oldest first.
         var linesByTestID: [String: [HTTPBin.LogLine]] = [:]
+        /// Standard-output lines that are not in the httpbin access-log format (such as the ``TLSFront``'s nginx
+        /// access log), oldest first.
+        var unparsedLines: [String] = []
         /// The error-log text (gunicorn's error log and anything the launcher printed).
         var errorText = ""
         /// `true` once standard output has reached end-of-file.
@@ -140,7 +143,10 @@ final class ServerOutput: @unchecked Sendable {
             switch stream {
             case .output:
                 for text in lines {
-                    guard let line = HTTPBin.LogLine(parsing: Substring(text)) else { continue }
+                    guard let line = HTTPBin.LogLine(parsing: Substring(text)) else {
+                        if !text.isEmpty { state.snapshot.unparsedLines.append(text) }
+                        continue
+                    }
                     state.snapshot.lines.append(line)
                     if let id = line.testID {
                         state.snapshot.linesByTestID[id, default: []].append(line)

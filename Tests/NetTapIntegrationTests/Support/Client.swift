@@ -40,6 +40,9 @@ struct Outcome: Sendable, CustomStringConvertible {
     var statusCode: Int?
     /// Response headers with lower-cased names.
     var headers: [String: String] = [:]
+    /// The response's header names as `HTTPURLResponse.allHeaderFields` spells them, sorted (over HTTP/2 they
+    /// arrive lower-case).
+    var headerNames: [String] = []
     var body = Data()
     var url: URL?
     var expectedContentLength: Int64?
@@ -47,6 +50,10 @@ struct Outcome: Sendable, CustomStringConvertible {
     var error: String?
     /// Whether the error arrived as a `URLError` (an `NSError` in `NSURLErrorDomain` does not bridge on Linux).
     var errorIsURLError = false
+    /// The error's `localizedDescription`; `nil` when the request succeeded.
+    var errorDescription: String?
+    /// The keys of the error's `userInfo`, sorted.
+    var errorUserInfoKeys: [String] = []
     /// The `didReceive data` calls a delegate saw (0 for other styles).
     var chunkCount = 0
     /// Delegate style with `digestingBody`: the SHA-256 of the body's bytes, which are then not kept in `body`.
@@ -72,7 +79,9 @@ struct Outcome: Sendable, CustomStringConvertible {
         for (name, value) in http.allHeaderFields {
             guard let name = name as? String, let value = value as? String else { continue }
             headers[name.lowercased()] = value
+            headerNames.append(name)
         }
+        headerNames.sort()
     }
 
     mutating func record(error: (any Error)?) {
@@ -80,6 +89,8 @@ struct Outcome: Sendable, CustomStringConvertible {
         errorIsURLError = error is URLError
         let ns = error as NSError
         self.error = "\(ns.domain) \(ns.code)"
+        errorDescription = ns.localizedDescription
+        errorUserInfoKeys = ns.userInfo.keys.sorted()
     }
 }
 

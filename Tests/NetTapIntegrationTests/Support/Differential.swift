@@ -47,14 +47,27 @@ struct Allowance: Sendable {
 /// Response headers that vary per response whoever sends the request.
 let volatileHeaders: Set<String> = ["date", "server"]
 
-/// Runs differential cases against the shared httpbin.
+/// Runs differential cases against the shared httpbin, directly or through the shared ``TLSFront``.
 struct Differential {
+    /// The httpbin whose access log counts each send's requests (behind the front, when there is one).
     let server: HTTPBin
+    /// The HTTPS front the requests go to; `nil` for plain HTTP to ``server``.
+    let front: TLSFront?
     var direct: Client = .direct
     var nettap: Client = .nettap
 
     init(direct: Client = .direct, nettap: Client = .nettap) async throws {
         server = try await HTTPBin.shared()
+        front = nil
+        self.direct = direct
+        self.nettap = nettap
+    }
+
+    /// Requests go through `front` (nginx forwards them to its httpbin, whose access log still counts them by
+    /// `X-Test-ID`).
+    init(front: TLSFront, direct: Client = .direct, nettap: Client = .nettap) {
+        server = front.httpbin
+        self.front = front
         self.direct = direct
         self.nettap = nettap
     }
