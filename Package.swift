@@ -29,7 +29,11 @@ let package = Package(
         .executable(name: "nettap-bench", targets: ["nettap-bench"]),
     ],
     targets: [
-        .systemLibrary(name: "CNetTapCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]),
+        .systemLibrary(
+            name: "CNetTapCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]
+        ),
         .target(
             name: "NetTapCore",
             dependencies: [.target(name: "CNetTapCurl", condition: .when(platforms: [.linux]))],
