@@ -29,6 +29,14 @@ static inline CURLcode nettap_easy_set_offset(CURL *easy, CURLoption option, cur
 static inline CURLcode nettap_easy_set_pointer(CURL *easy, CURLoption option, const void *value) {
     return curl_easy_setopt(easy, option, value);
 }
+/// Sets a blob option (`CURLOPT_CAINFO_BLOB`); libcurl copies the bytes.
+static inline CURLcode nettap_easy_set_blob(CURL *easy, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob;
+    blob.data = (void *)data;
+    blob.len = length;
+    blob.flags = CURL_BLOB_COPY;
+    return curl_easy_setopt(easy, option, &blob);
+}
 static inline CURLcode nettap_easy_set_data_callback(CURL *easy, CURLoption option, nettap_curl_data_callback value) {
     return curl_easy_setopt(easy, option, value);
 }

@@ -145,6 +145,9 @@ public struct AuditHandler: TransactionHandler {
         }
         guard let url = response.url ?? request.url else { return response }
         for finding in cookieFindings(url: url, headers: response.headers) { context.addFinding(finding) }
+        if let tls = context.wire?.tls {
+            for finding in tlsFindings(url: url, tls: tls, now: Date()) { context.addFinding(finding) }
+        }
         return observingBody(of: response, url: url, method: request.httpMethod ?? "GET", context: context)
     }
 

@@ -12,6 +12,8 @@ import NetTapCore
 /// | `cookie.insecure` | medium | a `Set-Cookie` without `Secure` (over `https`) or without `HttpOnly` |
 /// | `pii.email`, `pii.card` | medium (info without a first-party list) | an e-mail address or card number sent to a third party |
 /// | `image.oversized` | medium | an `image/*` response body larger than the limit |
+/// | `tls.version` | high | an HTTPS exchange negotiated below TLS 1.2 |
+/// | `tls.certificate-expiry` | medium (high once expired) | a server certificate that expires within 14 days |
 ///
 /// Identifiers never change between releases, so reports and `disabledRules` lists stay valid.
 public enum AuditRule: String, Sendable, Hashable, CaseIterable, Codable {
@@ -42,6 +44,13 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable, Codable {
     case piiCard = "pii.card"
     /// `image.oversized`: an `image/*` response whose streamed body is larger than the image size limit.
     case imageOversized = "image.oversized"
+    /// `tls.version`: an HTTPS exchange negotiated SSL 3, TLS 1.0 or TLS 1.1 (deprecated by RFC 8996).
+    ///
+    /// Seen where the transport reports the TLS session (the libcurl transport on Linux).
+    case tlsVersion = "tls.version"
+    /// `tls.certificate-expiry`: the server certificate expires within ``AuditHandler/certificateExpiryWarning``
+    /// (14 days), or has expired.
+    case tlsCertificateExpiry = "tls.certificate-expiry"
 
     /// The identifier written to `Finding.rule`, such as `plaintext.credentials`.
     public var id: String { rawValue }

@@ -93,6 +93,7 @@ extension NetTapConfiguration {
         if let enabled = install?.enabledInReleaseBuilds { Interceptor.isEnabledInReleaseBuilds = enabled }
         if let transport = install?.transport { interceptor.transport = transport.transport }
         if let scope { interceptor.scope = scope }
+        if let trust { interceptor.trustRules = trust }
         capture?.apply(to: interceptor)
         if let redaction { interceptor.redactor = redaction }
         interceptor.handlers = handlers

@@ -19,6 +19,7 @@ import NetTapStore
 /// | --- | --- | --- |
 /// | `install` | ``InstallSettings`` | `installForSharedSession()`, `isEnabledInReleaseBuilds` |
 /// | `scope` | `HostScope.init(configuration:)` | `Interceptor.scope` |
+/// | `trust` | `TrustRule.rules(configuration:baseDirectory:)` | `Interceptor.trustRules` (debug builds) |
 /// | `capture` | ``CaptureSettings`` | `CaptureLog.capacity`, `Interceptor.bodyByteLimit` |
 /// | `redaction` | `Redactor.init(configuration:)` | the redactor of the cassette, recorded stubs and the audit |
 /// | `mocks` | `MockConfiguration` | a `MockSet` behind a `MockHandler` |
@@ -52,8 +53,8 @@ import NetTapStore
 public struct NetTapConfiguration: Sendable {
     /// The sections a `nettap.json` may have, in the order they are read and reported.
     public static let sectionNames = [
-        "install", "scope", "capture", "redaction", "mocks", "cassette", "shaping", "files", "integrity", "cache",
-        "audit", "store",
+        "install", "scope", "trust", "capture", "redaction", "mocks", "cassette", "shaping", "files", "integrity",
+        "cache", "audit", "store",
     ]
 
     /// The top-level keys a `nettap.json` may have: the ``sectionNames`` and `$schema`.
@@ -63,6 +64,8 @@ public struct NetTapConfiguration: Sendable {
     public var install: InstallSettings?
     /// Which hosts NetTap takes (`scope`), or `nil` to leave the interceptor's scope.
     public var scope: HostScope?
+    /// Extra trust for named development hosts (`trust`), or `nil` to leave the interceptor's rules.
+    public var trust: [TrustRule]?
     /// How much the capture keeps (`capture`), or `nil`.
     public var capture: CaptureSettings?
     /// What is redacted (`redaction`), or `nil` when the file has no such section (then ``redactor`` is
@@ -99,7 +102,7 @@ public struct NetTapConfiguration: Sendable {
     /// The names of the sections present, in ``sectionNames`` order.
     public var sections: [String] {
         let present: [String: Bool] = [
-            "install": install != nil, "scope": scope != nil, "capture": capture != nil,
+            "install": install != nil, "scope": scope != nil, "trust": trust != nil, "capture": capture != nil,
             "redaction": redaction != nil, "mocks": mocks != nil, "cassette": cassette != nil,
             "shaping": shaper != nil, "files": files != nil, "integrity": integrity != nil, "cache": cache != nil,
             "audit": audit != nil, "store": store != nil,
@@ -202,6 +205,7 @@ public struct NetTapConfiguration: Sendable {
         }
         read("install") { configuration.install = try InstallSettings(configuration: $0) }
         read("scope") { configuration.scope = try HostScope(configuration: $0) }
+        read("trust") { configuration.trust = try TrustRule.rules(configuration: $0, baseDirectory: baseDirectory) }
         read("capture") { configuration.capture = try CaptureSettings(configuration: $0) }
         read("redaction") { configuration.redaction = try Redactor(configuration: $0) }
         let redactor = configuration.redactor

@@ -79,6 +79,8 @@ struct SchemaTests {
             "": NetTapConfiguration.configurationKeys,
             "/properties/install": InstallSettings.configurationKeys,
             "/properties/scope": HostScope.configurationKeys,
+            "/properties/trust": TrustRule.sectionKeys,
+            "/properties/trust/properties/rules/items": TrustRule.configurationKeys,
             "/properties/capture": CaptureSettings.configurationKeys,
             "/properties/redaction": Redactor.configurationKeys,
             "/$defs/redactionRule": RedactionRule.configurationKeys,

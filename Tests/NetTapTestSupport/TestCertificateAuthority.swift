@@ -292,6 +292,20 @@ public struct TestCertificateAuthority: Sendable {
         }
     }
 
+    /// The DER SubjectPublicKeyInfo of a certificate's key (what a public-key pin hashes with SHA-256).
+    ///
+    /// - Parameter certificate: A PEM certificate file.
+    /// - Returns: The DER bytes.
+    /// - Throws: ``Failure`` when `openssl` fails or prints no public key.
+    public func subjectPublicKeyInfo(of certificate: URL) throws -> Data {
+        let printed = try run(openssl, ["x509", "-noout", "-pubkey", "-in", certificate.path]).output
+        guard let start = printed.range(of: "-----BEGIN PUBLIC KEY-----"),
+            let end = printed.range(of: "-----END PUBLIC KEY-----", range: start.upperBound..<printed.endIndex),
+            let der = Data(base64Encoded: Self.joinedBase64(String(printed[start.upperBound..<end.lowerBound])))
+        else { throw Failure(description: "openssl printed no public key for \(certificate.path)") }
+        return der
+    }
+
     /// Runs `tool` and throws ``Failure`` with its output when it cannot start or exits non-zero.
     @discardableResult
     private func run(_ tool: ToolCommand, _ arguments: [String]) throws -> ToolCommand.Result {

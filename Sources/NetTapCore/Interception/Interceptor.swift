@@ -49,6 +49,7 @@ public final class Interceptor: Sendable {
         var bodyByteLimit = 1_048_576
         var isEnabled = true
         var clock: any Clock<Duration> = ContinuousClock()
+        var trustRules: [TrustRule] = []
     }
 
     /// The default transport of new interceptors (see ``transport``).
@@ -105,6 +106,24 @@ public final class Interceptor: Sendable {
     public var transport: any Transport {
         get { settings.withLock { $0.transport } }
         set { settings.withLock { $0.transport = newValue } }
+    }
+
+    /// Extra trust for named development hosts (a CA file, or a pinned public key); empty by default.
+    ///
+    /// Applied by the libcurl transport in debug builds only. See ``TrustRule``.
+    public var trustRules: [TrustRule] {
+        get { settings.withLock { $0.trustRules } }
+        set { settings.withLock { $0.trustRules = newValue } }
+    }
+
+    /// The trust rules a request gets: none in a release build (said once on standard error when there are some).
+    package var effectiveTrustRules: [TrustRule] {
+        let rules = trustRules
+        guard !rules.isEmpty, !gate.isDebugBuild else { return rules }
+        gate.noteOnce(
+            "NetTap: trust rules are ignored in release builds (\(rules.count) set); HTTPS is verified as usual."
+        )
+        return []
     }
 
     /// The most bytes of each request and response body kept in the capture, 1 MiB (1,048,576) by default.

@@ -88,6 +88,7 @@ public class NetTapURLProtocol: URLProtocol {
         self.relay = relay
         let context = TransactionContext(clock: interceptor.clock)
         context.forwardingProfile = info.profile
+        context.trustRules = interceptor.effectiveTrustRules
         if let note = serving.fallbackNote { context.annotate("interceptor", note) }
         let job = Job(
             original: request,

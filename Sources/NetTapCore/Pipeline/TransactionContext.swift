@@ -25,6 +25,7 @@ public final class TransactionContext: Sendable {
         var requestBodyWasUpload = false
         var wire: WireDetails?
         var wireRequestHeaders: HTTPHeaders?
+        var trustRules: [TrustRule] = []
     }
 
     /// The transaction's identifier, the same as the captured ``Transaction/id``.
@@ -151,6 +152,12 @@ public final class TransactionContext: Sendable {
     package var requestBodyWasStream: Bool {
         get { state.withLock { $0.requestBodyWasStream } }
         set { state.withLock { $0.requestBodyWasStream = newValue } }
+    }
+
+    /// The interceptor's trust rules in force for this request (none in release builds).
+    package var trustRules: [TrustRule] {
+        get { state.withLock { $0.trustRules } }
+        set { state.withLock { $0.trustRules = newValue } }
     }
 
     /// What the transport saw on the wire so far (set by the transport).

@@ -23,7 +23,8 @@ package final class ActivationGate: Sendable {
     package static let compiledForDebugging = false
     #endif
 
-    private let isDebugBuild: Bool
+    /// Whether the build counts as a debug build (trust rules apply only then).
+    package let isDebugBuild: Bool
     private let environmentValue: @Sendable () -> String?
     private let isEnabledInReleaseBuilds: @Sendable () -> Bool
     private let write: @Sendable (String) -> Void
@@ -55,6 +56,11 @@ package final class ActivationGate: Sendable {
             environmentValue: environmentValue(),
             isEnabledInReleaseBuilds: isEnabledInReleaseBuilds()
         )
+    }
+
+    /// Writes `notice` the first time this gate is asked to.
+    package func noteOnce(_ notice: String) {
+        if written.withLock({ $0.insert(notice).inserted }) { write(notice) }
     }
 
     /// The decision for now; its notice is written the first time this gate reaches it.

@@ -52,6 +52,9 @@ enum CurlTransferOptions {
         if let bundle = CurlCertificateBundle.fallbackPath {
             _ = nettap_easy_set_pointer(handle, CURLOPT_CAINFO, bundle)
         }
+        if let rule = exchange.context.trustRules.first(where: { $0.applies(to: request.url) }) {
+            CurlTrust.apply(rule, to: handle)
+        }
         switch body {
         case .none:
             setLong(handle, CURLOPT_UPLOAD, method == "GET" ? 0 : 1)
@@ -82,6 +85,43 @@ enum CurlTransferOptions {
 
     private static func setLong(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
         _ = nettap_easy_set_long(handle, option, value)
+    }
+}
+
+/// A ``TrustRule`` on a transfer.
+///
+/// Its CA certificates are added to the system's bundle (`CURLOPT_CAINFO_BLOB`), or its public-key digests pinned (`CURLOPT_PINNEDPUBLICKEY`) in place of the chain check; the host name is checked
+/// either way. libcurl never reuses a connection made with other TLS settings, so other requests are unaffected.
+enum CurlTrust {
+    private static let bundles = Locked<[Data: Data]>([:])
+
+    static func apply(_ rule: TrustRule, to handle: UnsafeMutableRawPointer) {
+        switch rule.anchor {
+        case .certificateAuthority(let pem, _):
+            let bundle = bundle(adding: pem, handle: handle)
+            _ = bundle.withUnsafeBytes { bytes in
+                nettap_easy_set_blob(handle, CURLOPT_CAINFO_BLOB, bytes.baseAddress, bytes.count)
+            }
+        case .publicKeySHA256(let digests):
+            let pins = digests.map { "sha256//" + $0 }.joined(separator: ";")
+            _ = nettap_easy_set_pointer(handle, CURLOPT_PINNEDPUBLICKEY, pins)
+            _ = nettap_easy_set_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+        }
+    }
+
+    /// The system's CA bundle followed by `pem`, made once per CA file content.
+    private static func bundle(adding pem: Data, handle: UnsafeMutableRawPointer) -> Data {
+        if let made = bundles.withLock({ $0[pem] }) { return made }
+        var path: UnsafeMutablePointer<CChar>?
+        var system = Data()
+        if let fallback = CurlCertificateBundle.fallbackPath {
+            system = (try? Data(contentsOf: URL(fileURLWithPath: fallback))) ?? Data()
+        } else if nettap_easy_get_string(handle, CURLINFO_CAINFO, &path) == CURLE_OK, let path {
+            system = (try? Data(contentsOf: URL(fileURLWithPath: String(cString: path)))) ?? Data()
+        }
+        let made = system + Data("\n".utf8) + pem
+        bundles.withLock { $0[pem] = made }
+        return made
     }
 }
 
