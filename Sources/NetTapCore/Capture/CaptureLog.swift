@@ -33,11 +33,15 @@ public final class CaptureLog: Sendable {
 
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "NetTap.CaptureLog.observers")
+    /// Where snapshots are redacted and recorded, off the request path (``record(later:)``).
+    private let recording = DispatchQueue(label: "NetTap.CaptureLog.recording")
+    private static let recordingKey = DispatchSpecificKey<Void>()
 
     /// Creates a log.
     /// - Parameter capacity: How many transactions to keep; at least 1. Defaults to 1,000.
     public init(capacity: Int = 1_000) {
         state = Locked(State(capacity: max(1, capacity)))
+        recording.setSpecific(key: Self.recordingKey, value: ())
     }
 
     /// How many transactions are kept; lowering it drops the oldest at once.
@@ -62,18 +66,21 @@ public final class CaptureLog: Sendable {
     /// The kept transactions, oldest first.
     /// - Complexity: O(n) in the number kept.
     public var transactions: [Transaction] {
-        state.withLock { state in state.order.compactMap { state.byID[$0] } }
+        settle()
+        return state.withLock { state in state.order.compactMap { state.byID[$0] } }
     }
 
     /// The kept transaction with this identifier.
     /// - Parameter id: The transaction identifier.
     /// - Returns: The newest snapshot, or `nil` when unknown or dropped.
     public func transaction(id: UUID) -> Transaction? {
-        state.withLock { $0.byID[id] }
+        settle()
+        return state.withLock { $0.byID[id] }
     }
 
     /// Removes every kept transaction (observers and streams stay).
     public func removeAll() {
+        settle()
         state.withLock { state in
             state.order = []
             state.byID = [:]
@@ -121,7 +128,8 @@ public final class CaptureLog: Sendable {
     /// - Parameter predicate: Which transaction to wait for.
     /// - Returns: The finished transaction.
     public func waitForFinished(where predicate: @escaping @Sendable (Transaction) -> Bool) async -> Transaction {
-        await withCheckedContinuation { continuation in
+        settle()
+        return await withCheckedContinuation { continuation in
             let existing = state.withLock { state -> Transaction? in
                 var found: Transaction?
                 for id in state.order {
@@ -137,6 +145,31 @@ public final class CaptureLog: Sendable {
         }
     }
 
+    /// Records the event `make` builds on the log's recording queue, so the redaction and bookkeeping of a
+    /// snapshot never delay the request it describes; events of one transaction keep their order.
+    ///
+    /// Every read of the log (``transactions``, ``transaction(id:)``, ``waitForFinished(where:)``, ``removeAll()``)
+    /// first waits for the events recorded so far, so a request the app has seen finish is in the log.
+    /// - Parameter make: Builds the event (redacts the snapshot); `nil` records nothing.
+    package func record(later make: @escaping @Sendable () -> TransactionEvent?) {
+        recording.async { [self] in
+            if let event = make() { record(event) }
+        }
+    }
+
+    /// Whether anything listens to events as they happen (observers or event streams); without listeners a
+    /// snapshot that a later one of the same transaction already replaces need not be recorded.
+    package var hasListeners: Bool {
+        state.withLock { !$0.observers.isEmpty || !$0.streams.isEmpty }
+    }
+
+    /// Waits until every event handed to ``record(later:)`` so far is recorded (not when called from the
+    /// recording queue itself).
+    private func settle() {
+        guard DispatchQueue.getSpecific(key: Self.recordingKey) == nil else { return }
+        recording.sync {}
+    }
+
     /// Records an event: updates the kept snapshot and notifies observers and streams asynchronously.
     /// - Parameter event: The event.
     public func record(_ event: TransactionEvent) {
@@ -146,7 +179,7 @@ public final class CaptureLog: Sendable {
                 [any TransactionObserver], [AsyncStream<TransactionEvent>.Continuation],
                 [CheckedContinuation<Transaction, Never>]
             ) in
-            if state.byID[transaction.id] == nil { state.order.append(transaction.id) }
+            if state.byID[transaction.id] == nil { Self.insertInStartOrder(transaction, into: &state) }
             state.byID[transaction.id] = transaction
             Self.trim(&state)
             var ready: [CheckedContinuation<Transaction, Never>] = []
@@ -165,6 +198,19 @@ public final class CaptureLog: Sendable {
             for stream in streams { stream.yield(event) }
             for observer in observers { observer.observe(event) }
         }
+    }
+
+    /// Adds a transaction's identifier where its start puts it (a transaction first recorded when it finished
+    /// goes before those that started after it), searching from the newest end.
+    private static func insertInStartOrder(_ transaction: Transaction, into state: inout State) {
+        let start = transaction.timings.startDate
+        var index = state.order.endIndex
+        while index > state.order.startIndex,
+            let previous = state.byID[state.order[index - 1]], previous.timings.startDate > start
+        {
+            index -= 1
+        }
+        state.order.insert(transaction.id, at: index)
     }
 
     private static func isFinal(_ transaction: Transaction) -> Bool {

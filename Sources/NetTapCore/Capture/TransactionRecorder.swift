@@ -9,6 +9,8 @@ import FoundationNetworking
 /// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted. Every snapshot the log
 /// receives is redacted with the log's ``CaptureLog/redactor`` (read once, at the start): the request once
 /// (again only if a handler rewrote it), the rest of the record at each event, the response body at the end.
+/// Redacting and recording happen on the log's recording queue (``CaptureLog/record(later:)``), never on the
+/// request's path.
 /// Thread safety: every member may be used from any thread.
 package final class TransactionRecorder: Sendable {
     private struct State {
@@ -42,9 +44,14 @@ package final class TransactionRecorder: Sendable {
             timings: Timings(startDate: context.startDate),
             state: .pending
         )
-        let redactedRequest = redactor.isEnabled ? redactor.redact(request: captured) : nil
-        self.state = Locked(State(transaction: transaction, redactedRequest: redactedRequest))
-        log.record(.started(Self.redacted(transaction, request: redactedRequest, with: redactor)))
+        self.state = Locked(State(transaction: transaction, redactedRequest: nil))
+        log.record(later: { [self] in isSuperseded ? nil : .started(recordable(transaction, request: nil)) })
+    }
+
+    /// Whether an intermediate snapshot can be left out: the transaction has finished (its final snapshot follows
+    /// on the recording queue) and nobody listens to events as they happen.
+    private var isSuperseded: Bool {
+        state.withLock { $0.isFinished } && !log.hasListeners
     }
 
     /// The current snapshot, unredacted (for NetTap's own bookkeeping; the log gets redacted copies).
@@ -103,7 +110,9 @@ package final class TransactionRecorder: Sendable {
             state.transaction.timings.firstByte = milestones.firstByte ?? context.elapsedMilliseconds
             return (state.transaction, state.redactedRequest)
         }
-        log.record(.responseReceived(recordable(transaction, request: request)))
+        log.record(later: { [self] in
+            isSuperseded ? nil : .responseReceived(recordable(transaction, request: request))
+        })
     }
 
     /// Counts (and keeps, up to the limit) a chunk of the response body.
@@ -153,7 +162,9 @@ package final class TransactionRecorder: Sendable {
             }
             return (state.transaction, state.redactedRequest)
         }
-        if let (transaction, request) = finished { log.record(.finished(recordable(transaction, request: request))) }
+        if let (transaction, request) = finished {
+            log.record(later: { [self] in .finished(recordable(transaction, request: request)) })
+        }
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {
