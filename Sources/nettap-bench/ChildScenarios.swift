@@ -88,12 +88,13 @@ enum ChildScenarios {
 
     // MARK: - Throughput
 
-    /// Sends small GETs with `--width` in flight through one ``Route`` (ten times the width unmeasured first),
+    /// Sends small GETs with `--width` in flight through one ``Route`` (ten times the width, at most `--count`,
+    /// unmeasured first),
     /// checking every body, and reports the wall time and this process's CPU time over the measured requests.
     private static func throughput(_ options: ChildOptions) async throws -> ChildReport {
         guard let body = options.expectedBody else { throw BenchError("child throughput: needs --expect-body") }
         let client = try options.route.makeClient(url: options.url, body: body)
-        _ = try await client.concurrently(count: options.width * 10, width: options.width)
+        _ = try await client.concurrently(count: min(options.width * 10, options.count), width: options.width)
         let baseline = try Baseline.take()
         guard let cpuBefore = ProcessMetrics.cpuSeconds else { throw BenchError("no process CPU clock") }
         let elapsed = try await client.concurrently(count: options.count, width: options.width)

@@ -16,9 +16,15 @@ extension Scenarios {
     /// - Parameters:
     ///   - url: The small file's URL (HTTP or HTTPS).
     ///   - name: The scenario's name, for the detail line.
+    ///   - peerShare: The fraction of the plan's requests the peer sends (1 over HTTP; over HTTPS it makes a
+    ///     TLS connection per request, about 40 ms each, so fewer).
     /// - Returns: The latencies per route in microseconds, and the HTTP version the floor used.
     /// - Throws: The first failed request or different body.
-    func routeLatency(url: URL, name: String) async throws -> (stats: [Route: Stats], floorVersion: String) {
+    func routeLatency(
+        url: URL,
+        name: String,
+        peerShare: Double = 1
+    ) async throws -> (stats: [Route: Stats], floorVersion: String) {
         let request = URLRequest(url: url)
         let peer = PeerProtocol.makeSession()
         defer { peer.finishTasksAndInvalidate() }
@@ -31,7 +37,7 @@ extension Scenarios {
         ]
         for route in Route.order(forRound: 0) {
             guard let client = clients[route] else { continue }
-            for _ in 0..<plan.latencyWarmUp { try await client.get() }
+            for _ in 0..<Self.share(plan.latencyWarmUp, route == .peer ? peerShare : 1) { try await client.get() }
         }
         var samples: [Route: [Double]] = [:]
         let perRound = max(1, plan.latencyCount / plan.latencyRounds)
@@ -39,7 +45,7 @@ extension Scenarios {
         for round in 0..<plan.latencyRounds {
             for route in Route.order(forRound: round) {
                 guard let client = clients[route] else { continue }
-                for _ in 0..<perRound {
+                for _ in 0..<Self.share(perRound, route == .peer ? peerShare : 1) {
                     let start = clock.now
                     try await client.get()
                     samples[route, default: []].append((clock.now - start).seconds * 1e6)
@@ -55,7 +61,10 @@ extension Scenarios {
                 + "p99 \(Report.format(figures.percentile(99), decimals: 0)) "
                 + "max \(Report.format(figures.maximum, decimals: 0))"
         }
-        Log.detail("\(name) latency µs (n=\(stats[.direct]?.count ?? 0) each)  " + lines.joined(separator: "  |  "))
+        Log.detail(
+            "\(name) latency µs (n=\(stats[.direct]?.count ?? 0) each, peer \(stats[.peer]?.count ?? 0))  "
+                + lines.joined(separator: "  |  ")
+        )
         return (stats, floor.httpVersion)
     }
 
@@ -65,16 +74,18 @@ extension Scenarios {
     /// - Parameters:
     ///   - url: The small file's URL (HTTP or HTTPS).
     ///   - name: The scenario's name, for the detail line.
+    ///   - peerShare: The fraction of the plan's requests the peer sends (see ``routeLatency(url:name:peerShare:)``).
     /// - Returns: Requests, seconds and CPU seconds per route, summed over the rounds.
     /// - Throws: ``BenchError`` when a child fails (a failed request or different body fails the child).
-    func routeThroughput(url: URL, name: String) async throws -> [Route: MockRate] {
+    func routeThroughput(url: URL, name: String, peerShare: Double = 1) async throws -> [Route: MockRate] {
         let perRound = max(plan.width, plan.throughputCount / plan.throughputRounds)
         var rates: [Route: MockRate] = [:]
         var perRoundRates: [Route: [String]] = [:]
         for round in 0..<plan.throughputRounds {
             for route in Route.order(forRound: round) {
                 let report = try await ChildProcess.run([
-                    "throughput", "--via", route.rawValue, "--url", url.absoluteString, "--count", String(perRound),
+                    "throughput", "--via", route.rawValue, "--url", url.absoluteString, "--count",
+                    String(max(plan.width, Self.share(perRound, route == .peer ? peerShare : 1))),
                     "--width", String(plan.width), "--expect-body", smallBody.base64EncodedString(),
                 ])
                 guard let cpu = report.cpuSeconds else { throw BenchError("\(name): a child reported no CPU time") }
@@ -94,6 +105,11 @@ extension Scenarios {
         }
         Log.detail("\(name) throughput req/s per round  " + lines.joined(separator: "  |  "))
         return rates
+    }
+
+    /// `count` scaled by `share`, at least 1.
+    private static func share(_ count: Int, _ share: Double) -> Int {
+        max(1, Int((Double(count) * share).rounded()))
     }
 
     // MARK: - Rows
@@ -162,7 +178,8 @@ extension Scenarios {
     // MARK: - 6. HTTPS
 
     /// The small GET over HTTPS with keep-alive (nginx's TLS listener, HTTP/2 offered): sequential p50 and
-    /// throughput with ``Plan/width`` in flight, with CPU per request, for the four routes.
+    /// throughput with ``Plan/width`` in flight, with CPU per request, for the four routes (the peer, which makes
+    /// a TLS connection per request, sends a tenth of the requests).
     /// - Returns: The p50 rows (information), the throughput rows (NetTap's target ≥ 1.3) and the CPU rows.
     /// - Throws: ``BenchError`` without `--tls-base` or when the HTTPS body differs from the HTTP one; the first
     ///   failed request.
@@ -171,12 +188,12 @@ extension Scenarios {
         let url = tlsBase.appendingPathComponent("small.txt")
         let (body, _) = try await session(.direct).data(for: URLRequest(url: url))
         guard body == smallBody else { throw BenchError("https: \(url.absoluteString) answers other bytes than HTTP") }
-        let (stats, floorVersion) = try await routeLatency(url: url, name: "https")
+        let (stats, floorVersion) = try await routeLatency(url: url, name: "https", peerShare: 0.1)
         let nettapVersion = Interceptor.shared.captureLog.transactions.last.map { transaction in
             transaction.wire?.httpVersion ?? transaction.response?.httpVersion ?? "?"
         }
         Log.detail("https: the floor used \(floorVersion), NetTap's last capture \(nettapVersion ?? "none")")
-        let rates = try await routeThroughput(url: url, name: "https")
+        let rates = try await routeThroughput(url: url, name: "https", peerShare: 0.1)
         return Self.latencyRows("HTTPS small GET latency p50 (µs)", stats: stats, percentile: 50, target: nil)
             + Self.throughputRows(prefix: "HTTPS ", rates: rates, width: plan.width, target: .ratioAtLeast(1.3))
     }
