@@ -102,7 +102,7 @@ let package = Package(
             name: "nettap-bench",
             dependencies: [
                 "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore", "NetTapReport",
-                "NetTapCrypto",
+                "NetTapCrypto", .target(name: "CNetTapCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),

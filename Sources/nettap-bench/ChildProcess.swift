@@ -3,9 +3,9 @@ import Foundation
 
 /// What a child process measured, printed by the child as one line of JSON and parsed by the parent.
 struct ChildReport: Codable, Sendable {
-    /// `direct` or `nettap`.
+    /// `direct` or `nettap` (throughput children: also `floor` or `peer`).
     var variant: String
-    /// `download` or `resources`.
+    /// `download`, `resources` or `throughput`.
     var scenario: String
     /// For downloads: `delegate` or `completion`.
     var mode: String?
@@ -33,6 +33,8 @@ struct ChildReport: Codable, Sendable {
     var fileDescriptorKindsAfter: [String: Int] = [:]
     /// Transactions kept by NetTap's capture log at the end (`nil` for direct).
     var capturedTransactions: Int?
+    /// This process's CPU time (user + system) over the measured part, in seconds (throughput children).
+    var cpuSeconds: Double?
 
     /// The peak resident growth over the baseline, in bytes.
     var peakResidentDelta: Int64 { peakResidentBytes - baselineResidentBytes }

@@ -6,7 +6,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The child side of the process-isolated scenarios (`nettap-bench child download|resources …`).
+/// The child side of the process-isolated scenarios (`nettap-bench child download|resources|throughput …`).
 ///
 /// Each child creates one session for its variant, warms it up, takes a baseline of `VmRSS`, the peak and the
 /// open descriptors, runs the measured part, and prints a ``ChildReport`` as one line of JSON on standard output.
@@ -23,6 +23,8 @@ enum ChildScenarios {
                 report = try await download(options)
             case "resources":
                 report = try await resources(options)
+            case "throughput":
+                report = try await throughput(options)
             default:
                 throw BenchError("unknown child scenario \(options.scenario)")
             }
@@ -75,13 +77,38 @@ enum ChildScenarios {
             throw BenchError("\(options.url): \(bytes) bytes, expected \(expected)")
         }
         return try baseline.report(
-            variant: options.variant,
+            variant: options.variant.rawValue,
             scenario: "download",
             mode: options.mode,
             bytes: bytes,
             requests: 1,
             seconds: elapsed.seconds
         )
+    }
+
+    // MARK: - Throughput
+
+    /// Sends small GETs with `--width` in flight through one ``Route`` (ten times the width, at most `--count`,
+    /// unmeasured first),
+    /// checking every body, and reports the wall time and this process's CPU time over the measured requests.
+    private static func throughput(_ options: ChildOptions) async throws -> ChildReport {
+        guard let body = options.expectedBody else { throw BenchError("child throughput: needs --expect-body") }
+        let client = try options.route.makeClient(url: options.url, body: body)
+        _ = try await client.concurrently(count: min(options.width * 10, options.count), width: options.width)
+        let baseline = try Baseline.take()
+        guard let cpuBefore = ProcessMetrics.cpuSeconds else { throw BenchError("no process CPU clock") }
+        let elapsed = try await client.concurrently(count: options.count, width: options.width)
+        guard let cpuAfter = ProcessMetrics.cpuSeconds else { throw BenchError("no process CPU clock") }
+        var report = try baseline.report(
+            variant: options.route.rawValue,
+            scenario: "throughput",
+            mode: nil,
+            bytes: Int64(options.count * body.count),
+            requests: options.count,
+            seconds: elapsed.seconds
+        )
+        report.cpuSeconds = cpuAfter - cpuBefore
+        return report
     }
 
     // MARK: - Resources
@@ -111,7 +138,7 @@ enum ChildScenarios {
         try await Task.sleep(for: .milliseconds(500))
         let bytes = Int64(options.count) * (options.expectedBytes ?? 0)
         return try baseline.report(
-            variant: options.variant,
+            variant: options.variant.rawValue,
             scenario: "resources",
             mode: nil,
             bytes: bytes,
@@ -143,7 +170,7 @@ private struct Baseline {
     }
 
     func report(
-        variant: Variant,
+        variant: String,
         scenario: String,
         mode: String?,
         bytes: Int64,
@@ -156,7 +183,7 @@ private struct Baseline {
             throw BenchError("cannot read /proc/self/status or /proc/self/fd")
         }
         return ChildReport(
-            variant: variant.rawValue,
+            variant: variant,
             scenario: scenario,
             mode: mode,
             bytes: bytes,
@@ -170,7 +197,8 @@ private struct Baseline {
             fileDescriptorsAfter: descriptors,
             fileDescriptorKindsBefore: fileDescriptorKinds,
             fileDescriptorKindsAfter: ProcessMetrics.openFileDescriptorKinds(),
-            capturedTransactions: variant == .nettap ? Interceptor.shared.captureLog.transactions.count : nil
+            capturedTransactions: variant == Variant.nettap.rawValue
+                ? Interceptor.shared.captureLog.transactions.count : nil
         )
     }
 }
@@ -208,10 +236,17 @@ private final class ByteCounter: NSObject, URLSessionDataDelegate, Sendable {
 }
 
 /// The arguments of a child: `download --mode delegate|completion --via direct|nettap --url URL
-/// --warm-up-url URL [--expect-bytes N]` or `resources --via direct|nettap --url URL --count N [--expect-bytes N]`.
+/// --warm-up-url URL [--expect-bytes N]`, `resources --via direct|nettap --url URL --count N [--expect-bytes N]`
+/// or `throughput --via direct|floor|nettap|peer --url URL --count N --width N --expect-body BASE64`.
 private struct ChildOptions {
     var scenario: String
     var variant = Variant.direct
+    /// The route of a throughput child (`--via`); its ``variant`` is the same name where one exists.
+    var route = Route.direct
+    /// Requests in flight in a throughput child (`--width`).
+    var width = 16
+    /// The body every answer of a throughput child must have (`--expect-body`, base64).
+    var expectedBody: Data?
     var mode = "delegate"
     var url: URL
     var warmUpURL: URL
@@ -237,13 +272,22 @@ private struct ChildOptions {
         self.url = url
         self.warmUpURL = values["--warm-up-url"].flatMap(URL.init(string:)) ?? url
         if let via = values["--via"] {
-            guard let variant = Variant(rawValue: via) else { throw BenchError("child: unknown --via \(via)") }
-            self.variant = variant
+            guard let route = Route(rawValue: via) else { throw BenchError("child: unknown --via \(via)") }
+            self.route = route
+            self.variant = Variant(rawValue: via) ?? .direct
         }
         if let mode = values["--mode"] { self.mode = mode }
         if let count = values["--count"] {
             guard let parsed = Int(count), parsed > 0 else { throw BenchError("child: invalid --count \(count)") }
             self.count = parsed
+        }
+        if let width = values["--width"] {
+            guard let parsed = Int(width), parsed > 0 else { throw BenchError("child: invalid --width \(width)") }
+            self.width = parsed
+        }
+        if let body = values["--expect-body"] {
+            guard let parsed = Data(base64Encoded: body) else { throw BenchError("child: invalid --expect-body") }
+            self.expectedBody = parsed
         }
         if let expected = values["--expect-bytes"] {
             guard let parsed = Int64(expected) else { throw BenchError("child: invalid --expect-bytes \(expected)") }

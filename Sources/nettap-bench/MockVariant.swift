@@ -7,7 +7,7 @@ import NetTapReplay
 import FoundationNetworking
 #endif
 
-/// The four ways the `mock` scenario gets the small file: from the server, or answered in the process.
+/// The six ways the `mock` scenario gets the small file: from the server, or answered in the process.
 enum MockVariant: String, CaseIterable, Sendable {
     /// `URLSessionConfiguration.default` to the server: the baseline every row compares with.
     case direct
@@ -20,6 +20,10 @@ enum MockVariant: String, CaseIterable, Sendable {
     /// NetTap with a `ReplayHandler` in mode `.none` on a cassette recorded from the server at the start of the
     /// run (replay only: an unmatched request fails); capture on, 1,000 transactions.
     case replayed
+    /// libcurl alone to the server (``CurlFloor``): the fastest way over the network, for comparison.
+    case floor
+    /// The session-per-request logger recipe to the server (``PeerProtocol``), for comparison.
+    case peer
 
     /// The name printed in detail lines.
     var label: String { rawValue }
@@ -27,7 +31,7 @@ enum MockVariant: String, CaseIterable, Sendable {
     /// The `answeredBy` every captured transaction of this variant must have, for the NetTap variants.
     var expectedAnsweredBy: String? {
         switch self {
-        case .direct, .bare: nil
+        case .direct, .bare, .floor, .peer: nil
         case .mocked: "mock"
         case .replayed: ReplayHandler.defaultName
         }
@@ -42,13 +46,16 @@ enum MockVariant: String, CaseIterable, Sendable {
     }
 }
 
-/// One session per ``MockVariant``, the private interceptors behind the NetTap ones, and the cassette file.
+/// One client per ``MockVariant`` (a session, or libcurl for the floor), the private interceptors behind the NetTap
+/// ones, and the cassette file.
 ///
 /// The NetTap variants each use their own ``Interceptor`` (not ``Interceptor/shared``), so their handlers and
 /// capture logs do not touch the other scenarios'.
 struct MockSessions {
-    /// The sessions, one per variant.
-    let sessions: [MockVariant: URLSession]
+    /// The clients, one per variant, each checking every body against the server's bytes.
+    let clients: [MockVariant: SmallClient]
+    /// The sessions this value created (all but direct's), invalidated by ``close()``.
+    let ownSessions: [URLSession]
     /// The interceptors of the NetTap variants.
     let interceptors: [MockVariant: Interceptor]
     /// The temporary directory holding the cassette; removed by ``close()``.
@@ -79,22 +86,28 @@ struct MockSessions {
         let replayed = Interceptor()
         replayed.handlers = [try ReplayHandler(cassette: cassette, mode: .none)]
 
-        sessions = [
-            .direct: direct,
+        let request = URLRequest(url: url)
+        let own: [MockVariant: URLSession] = [
             .bare: BareProtocol.makeSession(),
             .mocked: mocked.makeSession(),
             .replayed: replayed.makeSession(),
+            .peer: PeerProtocol.makeSession(),
         ]
+        var clients = own.mapValues { SmallClient.session($0, request, body) }
+        clients[.direct] = .session(direct, request, body)
+        clients[.floor] = .floor(try CurlFloor(url: url, body: body))
+        self.clients = clients
+        ownSessions = Array(own.values)
         interceptors = [.mocked: mocked, .replayed: replayed]
     }
 
-    /// The session of `variant`.
+    /// The client of `variant`.
     /// - Parameter variant: The variant.
-    /// - Returns: The session.
+    /// - Returns: The client.
     /// - Throws: ``BenchError`` when it is missing (it never is).
-    func session(_ variant: MockVariant) throws -> URLSession {
-        guard let session = sessions[variant] else { throw BenchError("mock: no session for \(variant.label)") }
-        return session
+    func client(_ variant: MockVariant) throws -> SmallClient {
+        guard let client = clients[variant] else { throw BenchError("mock: no client for \(variant.label)") }
+        return client
     }
 
     /// Checks that the NetTap variants answered every captured request themselves, never through the network.
@@ -116,7 +129,7 @@ struct MockSessions {
 
     /// Invalidates the sessions this value created (not the shared direct one) and removes the cassette.
     func close() {
-        for (variant, session) in sessions where variant != .direct { session.finishTasksAndInvalidate() }
+        for session in ownSessions { session.finishTasksAndInvalidate() }
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -22,7 +22,7 @@ enum Target {
     }
 }
 
-/// One line of the result table: a figure measured both ways.
+/// One line of the result table: a figure measured directly and through NetTap (or another route, ``via``).
 struct Row {
     /// How a row compares NetTap with direct.
     enum Comparison {
@@ -44,6 +44,8 @@ struct Row {
     var comparison: Comparison
     /// The goal, or `nil` for a figure shown for information.
     var target: Target?
+    /// What the second figure measures: `NetTap` unless the row compares another route (`floor`, `peer`).
+    var via = "NetTap"
 
     /// NetTap / direct.
     var ratio: Double { nettap / direct }
@@ -73,9 +75,10 @@ struct Report {
         return (judged.filter { $0 }.count, judged.count)
     }
 
-    /// The table, one line per row after a header line.
+    /// The table, one line per row after a header line: the figure, what it measures beside direct (`via`), the
+    /// direct figure, that figure, their ratio (or difference), the target and the result.
     func render() -> String {
-        let header = ["figure", "direct", "NetTap", "NetTap/direct", "target", "result"]
+        let header = ["figure", "via", "direct", "via's", "via/direct", "target", "result"]
         var lines = [header]
         for row in rows {
             let comparison: String
@@ -91,6 +94,7 @@ struct Report {
             }
             lines.append([
                 row.figure,
+                row.via,
                 Self.format(row.direct, decimals: row.decimals),
                 Self.format(row.nettap, decimals: row.decimals),
                 comparison,

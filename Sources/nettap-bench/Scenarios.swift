@@ -49,8 +49,8 @@ struct Plan {
 
 /// The scenarios the parent process runs and the rows they add to the report.
 ///
-/// Latency and throughput run in this process with one session per variant, alternating the variants round by
-/// round. Downloads and the resources check run each variant in a child process of its own.
+/// Latency runs in this process with one session per variant (and one client per ``Route``), alternating round by
+/// round. Throughput, downloads and the resources check run each variant in a child process of its own.
 struct Scenarios {
     /// The server's base URL, for example `http://127.0.0.1:8080`.
     let base: URL
@@ -60,6 +60,10 @@ struct Scenarios {
     let sessions: [Variant: URLSession]
     /// The small file's size in bytes (learned from the first request).
     let smallBytes: Int
+    /// The small file's bytes, as the server answers them to a plain URLSession.
+    let smallBody: Data
+    /// The base URL of the server's HTTPS listener, for the `https` scenario.
+    let tlsBase: URL?
 
     /// The small file (about 200 bytes).
     var smallURL: URL { base.appendingPathComponent("small.txt") }
@@ -69,18 +73,29 @@ struct Scenarios {
     /// Creates both sessions and checks that the server answers the small file the same way to both.
     /// - Parameters:
     ///   - base: The server's base URL.
+    ///   - tlsBase: The base URL of its HTTPS listener, or `nil` when there is none.
     ///   - plan: The counts.
     /// - Throws: ``BenchError`` when the server does not answer 200, or the two variants disagree.
-    init(base: URL, plan: Plan) async throws {
+    init(base: URL, tlsBase: URL?, plan: Plan) async throws {
         self.base = base
+        self.tlsBase = tlsBase
         self.plan = plan
         var sessions: [Variant: URLSession] = [:]
         for variant in Variant.allCases { sessions[variant] = variant.makeSession() }
         self.sessions = sessions
         let small = URLRequest(url: base.appendingPathComponent("small.txt"))
-        let direct = try await Fetch.get(small, on: Self.session(.direct, in: sessions), expectedBytes: nil)
-        try await Fetch.get(small, on: Self.session(.nettap, in: sessions), expectedBytes: direct)
-        smallBytes = direct
+        let (body, response) = try await Self.session(.direct, in: sessions).data(for: small)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw BenchError("\(small.url?.absoluteString ?? "?"): the server did not answer 200")
+        }
+        try await Fetch.get(
+            small,
+            on: Self.session(.nettap, in: sessions),
+            expectedBytes: body.count,
+            expectedBody: body
+        )
+        smallBytes = body.count
+        smallBody = body
     }
 
     private static func session(_ variant: Variant, in sessions: [Variant: URLSession]) throws -> URLSession {
@@ -98,111 +113,26 @@ struct Scenarios {
 
     // MARK: - 1. Latency
 
-    /// Sequential small GETs with `data(for:)`; p50 and p99 per variant, in microseconds.
-    /// - Returns: The p50 row (target ≤ 1.25) and the p99 row (information).
+    /// Sequential small GETs per route (direct, floor, NetTap, peer) in this process; p50 and p99 in
+    /// microseconds, every body checked.
+    /// - Returns: The p50 rows (NetTap's target ≤ 0.8) and the p99 rows (information), floor, NetTap and peer
+    ///   each against direct.
     /// - Throws: The first failed request.
     func latency() async throws -> [Row] {
-        let request = URLRequest(url: smallURL)
-        for variant in Variant.order(forRound: 0) {
-            for _ in 0..<plan.latencyWarmUp {
-                try await Fetch.get(request, on: session(variant), expectedBytes: smallBytes)
-            }
-        }
-        var samples: [Variant: [Double]] = [:]
-        let perRound = max(1, plan.latencyCount / plan.latencyRounds)
-        let clock = ContinuousClock()
-        for round in 0..<plan.latencyRounds {
-            for variant in Variant.order(forRound: round) {
-                let session = try session(variant)
-                for _ in 0..<perRound {
-                    let start = clock.now
-                    try await Fetch.get(request, on: session, expectedBytes: smallBytes)
-                    samples[variant, default: []].append((clock.now - start).seconds * 1e6)
-                }
-            }
-        }
-        let direct = Stats(samples[.direct] ?? [])
-        let nettap = Stats(samples[.nettap] ?? [])
-        Log.detail(
-            "latency µs (n=\(direct.count) each)  direct: mean \(Report.format(direct.mean, decimals: 0)) "
-                + "p90 \(Report.format(direct.percentile(90), decimals: 0)) "
-                + "max \(Report.format(direct.maximum, decimals: 0))  |  NetTap: mean "
-                + "\(Report.format(nettap.mean, decimals: 0)) p90 \(Report.format(nettap.percentile(90), decimals: 0)) "
-                + "max \(Report.format(nettap.maximum, decimals: 0))"
-        )
-        return [
-            Row(
-                figure: "small GET latency p50 (µs)",
-                direct: direct.median,
-                nettap: nettap.median,
-                decimals: 0,
-                comparison: .ratio,
-                target: .ratioAtMost(1.25)
-            ),
-            Row(
-                figure: "small GET latency p99 (µs)",
-                direct: direct.percentile(99),
-                nettap: nettap.percentile(99),
-                decimals: 0,
-                comparison: .ratio,
-                target: nil
-            ),
-        ]
+        let (stats, _) = try await routeLatency(url: smallURL, name: "small")
+        return Self.latencyRows("small GET latency p50 (µs)", stats: stats, percentile: 50, target: .ratioAtMost(0.8))
+            + Self.latencyRows("small GET latency p99 (µs)", stats: stats, percentile: 99, target: nil)
     }
 
     // MARK: - 2. Throughput
 
-    /// Small GETs with 16 in flight; requests per second per variant.
-    /// - Returns: The throughput row (target ≥ 0.85).
-    /// - Throws: The first failed request.
+    /// Small GETs with 16 in flight, one child process per route and round; requests per second and CPU time
+    /// per request.
+    /// - Returns: The throughput rows (NetTap's target ≥ 1.5) and the CPU rows (information).
+    /// - Throws: ``BenchError`` when a child fails.
     func throughput() async throws -> [Row] {
-        let request = URLRequest(url: smallURL)
-        for variant in Variant.order(forRound: 0) {
-            _ = try await Fetch.concurrently(
-                count: plan.width * 10,
-                width: plan.width,
-                request: request,
-                on: session(variant),
-                expectedBytes: smallBytes
-            )
-        }
-        var seconds: [Variant: Double] = [:]
-        var counts: [Variant: Int] = [:]
-        var perRoundRates: [Variant: [String]] = [:]
-        let perRound = max(plan.width, plan.throughputCount / plan.throughputRounds)
-        for round in 0..<plan.throughputRounds {
-            for variant in Variant.order(forRound: round) {
-                let elapsed = try await Fetch.concurrently(
-                    count: perRound,
-                    width: plan.width,
-                    request: request,
-                    on: session(variant),
-                    expectedBytes: smallBytes
-                )
-                seconds[variant, default: 0] += elapsed.seconds
-                counts[variant, default: 0] += perRound
-                perRoundRates[variant, default: []].append(
-                    Report.format(Double(perRound) / elapsed.seconds, decimals: 0)
-                )
-            }
-        }
-        func rate(_ variant: Variant) -> Double {
-            Double(counts[variant] ?? 0) / (seconds[variant] ?? .nan)
-        }
-        Log.detail(
-            "throughput req/s per round  direct: \((perRoundRates[.direct] ?? []).joined(separator: " "))  |  "
-                + "NetTap: \((perRoundRates[.nettap] ?? []).joined(separator: " "))"
-        )
-        return [
-            Row(
-                figure: "small GET throughput, \(plan.width) in flight (req/s)",
-                direct: rate(.direct),
-                nettap: rate(.nettap),
-                decimals: 0,
-                comparison: .ratio,
-                target: .ratioAtLeast(0.85)
-            )
-        ]
+        let rates = try await routeThroughput(url: smallURL, name: "small")
+        return Self.throughputRows(prefix: "", rates: rates, width: plan.width, target: .ratioAtLeast(1.5))
     }
 
     // MARK: - 3. Download

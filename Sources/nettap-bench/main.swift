@@ -1,9 +1,10 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
-//   nettap-bench --base http://127.0.0.1:PORT [--httpbin URL] [--quick] [--only latency|throughput|mock|download|resources|breakdown|shaping|store|report|soak]
+//   nettap-bench --base http://127.0.0.1:PORT [--tls-base https://127.0.0.1:PORT] [--httpbin URL] [--quick]
+//                [--only latency|throughput|mock|https|download|resources|breakdown|shaping|store|report|soak]
 //
 // Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes), mid.bin (10 MiB)
-// and big.bin (256 MiB); scripts/soak adds httpbin. Exits 0 whether or not NetTap meets its targets (this is a
+// and big.bin (256 MiB), over HTTP and HTTPS; scripts/soak adds httpbin. Exits 0 whether or not NetTap meets its targets (this is a
 // measurement) except for the soak, which exits 1 when a check fails; 1 when the benchmark itself failed; 2 on
 // bad arguments. `nettap-bench child …` is the hidden subcommand for the per-variant processes.
 import Foundation
@@ -16,7 +17,7 @@ import FoundationNetworking
 /// The command-line options of the parent run.
 struct BenchOptions {
     /// The scenarios a run includes by default, in the order they run.
-    static let scenarioNames = ["latency", "throughput", "mock", "download", "resources"]
+    static let scenarioNames = ["latency", "throughput", "mock", "https", "download", "resources"]
     /// Every scenario name: the default ones, and `breakdown`, `shaping`, `store` and `report`, which run only
     /// when named with `--only`.
     static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report", "soak"]
@@ -26,6 +27,7 @@ struct BenchOptions {
         usage: nettap-bench --base URL [--httpbin URL [--direct]] [--quick] [--only NAME[,NAME…]]
 
           --base URL     the server serving /small.txt and /big.bin (scripts/bench starts one)
+          --tls-base URL the same server's HTTPS listener, for the https scenario (scripts/bench passes it)
           --httpbin URL  an httpbin server, for the soak (scripts/soak starts one)
           --direct       the soak through a plain URLSession, for comparison
           --quick      small counts, for a smoke run
@@ -39,6 +41,8 @@ struct BenchOptions {
 
     /// The server's base URL.
     var base: URL
+    /// The server's HTTPS base URL, for the `https` scenario.
+    var tlsBase: URL?
     /// The httpbin server's base URL, for the soak.
     var httpbin: URL?
     /// Whether the soak runs through a plain URLSession.
@@ -61,6 +65,12 @@ struct BenchOptions {
                     throw BenchError("--base needs a URL such as http://127.0.0.1:8080")
                 }
                 base = url
+            case "--tls-base":
+                guard let text = iterator.next(), let url = URL(string: text), url.scheme == "https", url.host != nil
+                else {
+                    throw BenchError("--tls-base needs a URL such as https://127.0.0.1:8443")
+                }
+                tlsBase = url
             case "--httpbin":
                 guard let text = iterator.next(), let url = URL(string: text), url.scheme != nil, url.host != nil else {
                     throw BenchError("--httpbin needs a URL such as http://127.0.0.1:8081")
@@ -112,7 +122,7 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
         )
     }
     print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
-    let scenarios = needsServer ? try await Scenarios(base: options.base, plan: plan) : nil
+    let scenarios = needsServer ? try await Scenarios(base: options.base, tlsBase: options.tlsBase, plan: plan) : nil
     var report = Report()
     for name in options.scenarios {
         Log.step(name)
@@ -140,6 +150,7 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
         case "latency": report.rows += try await scenarios.latency()
         case "throughput": report.rows += try await scenarios.throughput()
         case "mock": report.rows += try await scenarios.mock()
+        case "https": report.rows += try await scenarios.https()
         case "download": report.rows += try await scenarios.download()
         case "resources": report.rows += try await scenarios.resources()
         case "breakdown":
