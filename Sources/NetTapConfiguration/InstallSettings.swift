@@ -18,9 +18,9 @@ public struct InstallSettings: Sendable, Hashable {
 
     /// The transports `transport` names.
     public enum TransportChoice: String, Sendable, Hashable, CaseIterable {
-        /// NetTap's libcurl client, ``CurlTransport`` (Linux; the URLSession transport elsewhere).
+        /// NetTap's libcurl client, `CurlTransport` (Linux; the URLSession transport elsewhere).
         case libcurl
-        /// The forwarding `URLSession`, ``ForwardingTransport``.
+        /// The forwarding `URLSession`, `ForwardingTransport`.
         case urlsession
 
         /// The shared transport of this choice.
