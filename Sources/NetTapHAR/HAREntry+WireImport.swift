@@ -48,6 +48,12 @@ extension HAREntry {
         return details
     }
 
+    /// The protocol the exchange used: `_netTap.wire.httpVersion` in NetTap's exports, else the response's
+    /// `httpVersion` as ``WireDetails`` spells it (`HTTP/1.1`, `HTTP/2`, `HTTP/3`); `nil` when neither says.
+    public var negotiatedHTTPVersion: String? {
+        netTap?.wire?.httpVersion ?? Self.normalizedHTTPVersion(response.httpVersion)
+    }
+
     /// `serverIPAddress` without surrounding whitespace or IPv6 brackets; `nil` when empty.
     var remoteAddress: String? {
         guard var address = serverIPAddress?.trimmingCharacters(in: .whitespaces), !address.isEmpty else {
