@@ -12,7 +12,8 @@ import FoundationNetworking
 /// The request goes through a session made by the environment's interceptor (the shared one in the tool), so
 /// it runs the pipeline, is captured and can be exported as HAR with `--har`. The body goes to standard
 /// output (text as is, binary bodies as a size line); one summary line goes to standard error:
-/// `200 OK, 1234 bytes, 56.7 ms, 0 redirects, answered by network`.
+/// `200 OK, 1234 bytes, 56.7 ms, 0 redirects, answered by network`; with `-v` the wire facts follow it
+/// (`wire:` lines, then the request head as sent).
 ///
 /// Redaction: what NetTap records and shows is redacted with `Redactor.default` — the capture, the `--har`
 /// file (`creator.comment` `{"redaction": "on"}`), the headers `-i` prints and URLs in messages.
@@ -53,6 +54,12 @@ public struct FetchCommand: Command {
             ),
             OptionSpec(names: ["-i", "--include"], help: "Prints the status line and response headers first."),
             OptionSpec(
+                names: ["-v", "--verbose"],
+                help: "After the summary line, prints what went over the wire: transport, HTTP version, remote "
+                    + "address and port, local port, new or reused connection, each phase in ms, TLS version, "
+                    + "cipher, certificate subject, issuer and validity, and the request headers as sent."
+            ),
+            OptionSpec(
                 names: ["--no-redact"],
                 help: "Keeps secrets (Authorization, cookies, tokens) in the capture, the HAR file and the -i "
                     + "headers; the HAR says \"redaction\": \"off\"."
@@ -87,6 +94,13 @@ public struct FetchCommand: Command {
             Exit codes: 0 an HTTP response arrived (any status), 1 network error or unreadable data file,
             2 usage error.
 
+            -v (--verbose) adds, on standard error after the summary line, `wire:` lines (transport,
+            HTTP version, remote address and port, local port and whether the connection was new or reused,
+            the dns, connect, ssl, send, wait and receive phases in milliseconds, `-` for one that did not
+            happen, TLS version and cipher, the certificate's subject, issuer and validity) and the request
+            head as sent, curl's `>` lines: on Linux the header block libcurl put on the wire (redacted unless
+            --no-redact). A request answered by a handler has no wire facts, and says so.
+
             --profile puts a ShapingHandler with the preset in front of the pipeline for this request: latency
             and bandwidth slow it down; offline, dns-failure, server-down and 100%-loss fail it without sending
             it (exit 1); timeout fails it with -1001 after --timeout seconds.
@@ -113,6 +127,8 @@ public struct FetchCommand: Command {
     public var harPath: String?
     /// Whether to print the status line and headers before the body.
     public var includesHeaders: Bool
+    /// Whether to print the wire facts and the request head after the summary line (`-v`, `--verbose`).
+    public var isVerbose: Bool
     /// The request timeout in seconds; `nil` keeps URLSession's 60.
     public var timeoutSeconds: Double?
     /// Whether to send through `URLSession.shared` (global installation) instead of a session of its own.
@@ -194,6 +210,7 @@ public struct FetchCommand: Command {
         }
         harPath = arguments.value("--har")
         includesHeaders = arguments.has("-i")
+        isVerbose = arguments.has("-v")
         usesSharedSession = arguments.has("--shared-session")
         if let name = arguments.value("--profile") {
             guard let preset = NetworkProfile.preset(named: name) else {
@@ -310,6 +327,9 @@ public struct FetchCommand: Command {
                 + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
                 + (profileName.map { ", shaped by \($0)" } ?? "") + (redacts ? "" : ", redaction off") + "\n"
         )
+        if isVerbose, let transaction {
+            environment.standardError.write(WireFactsText.text(for: transaction))
+        }
         return .success
     }
 

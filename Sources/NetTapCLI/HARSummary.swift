@@ -75,6 +75,9 @@ public struct HARSummary: Sendable, Hashable, Codable {
         public var url: String
         /// The response status.
         public var status: Int
+        /// The protocol of the final exchange (`HTTP/1.1`, `HTTP/2`, …), when the entry says
+        /// (`HAREntry.negotiatedHTTPVersion`).
+        public var httpVersion: String?
         /// The transaction's time, in milliseconds: the entry's `time`, plus its redirect hops' times.
         public var milliseconds: Double
     }
@@ -192,6 +195,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
                     method: entry.request.method,
                     url: Self.redactedURL(of: entry, with: redactor),
                     status: entry.response.status,
+                    httpVersion: entry.negotiatedHTTPVersion,
                     milliseconds: entry.time
                 )
             }

@@ -239,11 +239,14 @@ public struct ReportCommand: Command {
 
         if !summary.slowest.isEmpty {
             var slowest = TextTable(
-                headings: ["MS", "STATUS", "METHOD", "URL"],
-                alignments: [.right, .right, .left, .left]
+                headings: ["MS", "STATUS", "HTTP", "METHOD", "URL"],
+                alignments: [.right, .right, .left, .left, .left]
             )
             slowest.rows = summary.slowest.map {
-                [Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.method, Self.shortened($0.url)]
+                [
+                    Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.httpVersion ?? "-", $0.method,
+                    Self.shortened($0.url),
+                ]
             }
             output += "\nSlowest \(summary.slowest.count):\n" + slowest.rendered
         }

@@ -63,6 +63,10 @@ extension HAREntry {
     /// `_error` or the comments), and milestones are derived from `timings` (``HARTimings/init(milestones:)``
     /// in reverse).
     ///
+    /// `Transaction.wire` comes back from the record's ``HARNetTapRecord/wire`` with `serverIPAddress` and
+    /// `connection`; for other tools' entries it is read from the standard fields
+    /// (``standardWireDetails()``), and is `nil` when they say nothing about the wire.
+    ///
     /// - Returns: The transaction.
     public func transaction() -> Transaction {
         var captured = request.capturedRequest()
@@ -114,7 +118,8 @@ extension HAREntry {
             annotations: record?.annotations ?? [:],
             state: state,
             findings: record?.findings ?? [],
-            redactions: record?.redactions ?? []
+            redactions: record?.redactions ?? [],
+            wire: wireDetails(record: record?.wire)
         )
     }
 
@@ -180,6 +185,7 @@ extension HARNetTapRecord {
         if let url = transaction.response?.url, url != transaction.request.url {
             responseURL = url.absoluteString
         }
+        wire = transaction.wire.map(Wire.init(details:))
     }
 }
 

@@ -56,6 +56,10 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     public var redirectOf: String?
     /// On a redirect hop entry: the hop's position in the transaction's ``redirects``, from 0.
     public var hop: Int?
+    /// What the transport saw on the wire beyond `serverIPAddress`, `connection`, `timings` and
+    /// `_securityDetails`: the transport, protocol, server port, connection reuse, exact phases and the full TLS
+    /// details (``Wire``); `nil` for handler answers.
+    public var wire: Wire?
 
     /// Creates an empty record.
     public init() {}

@@ -30,6 +30,12 @@ enum ReportAssets {
         svg circle.up { fill: var(--up); } svg circle.down { fill: var(--down); }
         svg .queue { fill: #a0aec0; } svg .wait { fill: #dd8a2c; } svg .receive { fill: var(--down); }
         svg a:hover rect { opacity: .7; }
+        svg .ph-dns, .key.ph-dns { fill: #319795; background: #319795; }
+        svg .ph-connect, .key.ph-connect { fill: #dd6b20; background: #dd6b20; }
+        svg .ph-ssl, .key.ph-ssl { fill: #805ad5; background: #805ad5; }
+        svg .ph-send, .key.ph-send { fill: #38a169; background: #38a169; }
+        svg .ph-wait, .key.ph-wait { fill: #d69e2e; background: #d69e2e; }
+        svg .ph-receive, .key.ph-receive { fill: #3182ce; background: #3182ce; }
         svg .s0 { fill: #718096; } svg .s1, svg .s2 { fill: var(--up); } svg .s3 { fill: #3182ce; }
         svg .s4 { fill: var(--warn); } svg .s5 { fill: var(--bad); }
         .legend { color: var(--muted); font-size: 12px; margin: 4px 0; }
@@ -305,6 +311,31 @@ enum ReportAssets {
               }
               return table;
             }
+            // What the transport saw on the wire: connection, protocol, phases, TLS session and certificate.
+            function wireFacts(wire) {
+              const list = make('dl', 'wire');
+              const fact = (name, value) => {
+                if (value === undefined || value === null || value === '') return;
+                const term = make('dt', null, name);
+                const description = make('dd', null, value);
+                description.dataset.fact = name;
+                list.append(term, description);
+              };
+              const date = (value) => (value === undefined ? undefined : new Date(value).toISOString());
+              fact('Transport', wire.transport);
+              fact('HTTP version', wire.httpVersion);
+              fact('Remote', wire.remote);
+              fact('Connection', wire.localPort === undefined ? undefined : 'local port ' + wire.localPort);
+              fact('New or reused', wire.isNewConnection === undefined ? undefined : (wire.isNewConnection ? 'new' : 'reused'));
+              fact('Phases', wire.phases);
+              fact('TLS', wire.tlsProtocol);
+              fact('Cipher', wire.cipher);
+              fact('Certificate subject', wire.subject);
+              fact('Certificate issuer', wire.issuer);
+              const validity = [date(wire.validFrom), date(wire.validTo)];
+              fact('Valid', validity[0] || validity[1] ? (validity[0] || '?') + ' to ' + (validity[1] || '?') : undefined);
+              return list;
+            }
             function showDetail() {
               const pane = $('detail');
               pane.replaceChildren();
@@ -353,6 +384,7 @@ enum ReportAssets {
                 for (const hop of detail.redirects) list.append(make('li', null, hop.status + ' ' + hop.method + ' ' + hop.url + ' (' + hop.source + ')'));
                 part('Redirects', list);
               }
+              if (detail.wire) part('Wire', wireFacts(detail.wire), 'detail-wire');
               part('Request headers', headerTable(detail.requestHeaders), 'detail-request-headers');
               part('Request body', bodyView(detail.requestBody), 'detail-request-body');
               part('Response headers', detail.responseHeaders ? headerTable(detail.responseHeaders) : make('p', 'muted', '(no response)'), 'detail-response-headers');

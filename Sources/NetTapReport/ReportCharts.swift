@@ -64,7 +64,9 @@ enum ReportCharts {
         return svg
     }
 
-    /// One bar per transaction (the earliest `limit`), from its start to its end: waiting to send, waiting for the first byte, receiving.
+    /// One bar per transaction (the earliest `limit`), from its start to its end: waiting to send, waiting for the
+    /// first byte, receiving; split into the wire phases (DNS, connect, TLS, send, wait, receive) when the
+    /// transaction has them (``WaterfallSegments``).
     ///
     /// Each bar links to the transaction's detail.
     static func waterfall(_ transactions: [Transaction], limit: Int) -> String {
@@ -80,6 +82,7 @@ enum ReportCharts {
         var svg =
             "<svg class=\"chart waterfall\" id=\"waterfall-chart\" viewBox=\"0 0 \(format(width)) \(format(height))\" "
             + "role=\"img\" aria-label=\"Waterfall of \(shown.count) transactions\">\n"
+        var hasPhases = false
         for (index, transaction) in shown.enumerated() {
             let timings = transaction.timings
             let start = timings.startDate.timeIntervalSince(origin) * 1000
@@ -87,26 +90,55 @@ enum ReportCharts {
             let sent = min(timings.requestSent ?? 0, end)
             let firstByte = min(max(timings.firstByte ?? end, sent), end)
             let top = format(Double(index) * rowHeight + 2)
-            let id = transaction.id.uuidString.lowercased()
-            let status = transaction.response.map { "\($0.statusCode)" } ?? transaction.state.rawValue
-            let label =
-                "\(transaction.request.method) \(ReportFormat.shortened(transaction.request.url.absoluteString)) "
-                + "· \(status) · \(ReportFormat.milliseconds(timings.end))"
-            svg += "<a href=\"#id=\(id)\"><g class=\"bar\"><title>\(HTMLText.escape(label))</title>"
-            for (kind, from, to) in [("queue", 0, sent), ("wait", sent, firstByte), ("receive", firstByte, end)] {
-                let barWidth = max(to - from, kind == "receive" ? 0.5 : 0) * plotWidth / span
-                guard barWidth > 0 else { continue }
-                svg += "<rect class=\"\(kind)\" x=\"\(format(x(start + from)))\" y=\"\(top)\" "
-                svg += "width=\"\(format(max(barWidth, 1)))\" height=\"\(format(rowHeight - 3))\"/>"
+            let bar = WaterfallSegments(transaction, sent: sent, firstByte: firstByte, end: end)
+            svg += waterfallBar(transaction, bar, top: top, height: rowHeight - 3) { milliseconds in
+                (x(start + milliseconds), plotWidth / span)
             }
-            svg += "</g></a>\n"
+            hasPhases = hasPhases || !bar.summary.isEmpty
         }
         svg += "</svg>\n<p class=\"legend\"><span class=\"key queue\"></span>until sent "
         svg += "<span class=\"key wait\"></span>waiting for the first byte <span class=\"key receive\"></span>receiving"
+        if hasPhases { svg += " " + WaterfallSegments.legend }
         svg += " · \(shown.count == transactions.count ? "" : "the first \(shown.count) of ")"
         svg += "\(ReportFormat.counted(transactions.count, "transaction")) by start, over "
         svg += "\(ReportFormat.milliseconds(span))</p>\n"
         return svg
+    }
+
+    /// The link, tooltip and coloured parts of one waterfall bar.
+    ///
+    /// - Parameters:
+    ///   - transaction: The transaction.
+    ///   - bar: Its parts.
+    ///   - top: The bar's top coordinate.
+    ///   - height: The bar's height.
+    ///   - place: The x coordinate of a time in milliseconds from the transaction's start, and the width of a
+    ///     millisecond.
+    /// - Returns: The bar's SVG.
+    private static func waterfallBar(
+        _ transaction: Transaction,
+        _ bar: WaterfallSegments,
+        top: String,
+        height: Double,
+        place: (Double) -> (x: Double, scale: Double)
+    ) -> String {
+        let id = transaction.id.uuidString.lowercased()
+        let status = transaction.response.map { "\($0.statusCode)" } ?? transaction.state.rawValue
+        let label =
+            "\(transaction.request.method) \(ReportFormat.shortened(transaction.request.url.absoluteString)) "
+            + "· \(status) · \(ReportFormat.milliseconds(transaction.timings.end))"
+            + (bar.summary.isEmpty ? "" : " · \(bar.summary)")
+        var svg = "<a href=\"#id=\(id)\"><g class=\"bar\(bar.summary.isEmpty ? "" : " phased")\" data-id=\"\(id)\">"
+        svg += "<title>\(HTMLText.escape(label))</title>"
+        for segment in bar.segments {
+            let (x, scale) = place(segment.from)
+            let barWidth = max(segment.to - segment.from, segment.kind.hasSuffix("receive") ? 0.5 : 0) * scale
+            guard barWidth > 0 else { continue }
+            svg += "<rect class=\"\(segment.kind)\" x=\"\(format(x))\" y=\"\(top)\" "
+            svg += "width=\"\(format(max(barWidth, 1)))\" height=\"\(format(height))\""
+            svg += segment.title.map { "><title>\(HTMLText.escape($0))</title></rect>" } ?? "/>"
+        }
+        return svg + "</g></a>\n"
     }
 
     /// One bar per status code (0 for no response), colored by class.

@@ -77,6 +77,7 @@ struct ReportPayload: Encodable {
         var redirects: [Hop]
         var findings: [FindingItem]
         var curl: String
+        var wire: Wire?
     }
 
     var meta: Meta
@@ -199,7 +200,8 @@ struct ReportPayload: Encodable {
             },
             // The transaction is already redacted as the report says (or deliberately not): redacting the
             // command again would only cost time.
-            curl: CURLCommand.make(for: transaction.request, redactor: .disabled)
+            curl: CURLCommand.make(for: transaction.request, redactor: .disabled),
+            wire: transaction.wire.map(Wire.init)
         )
     }
 

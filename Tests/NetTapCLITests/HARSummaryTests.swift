@@ -240,6 +240,21 @@ struct ReportCommandTests {
         #expect(lines.contains("Slowest 3:"))
     }
 
+    @Test("the slowest list names each transaction's HTTP version; the totals stay as they were")
+    func httpVersion() async throws {
+        let url = try fixtureURL("chrome.har")
+        let summary = HARSummary(entries: try HARDocument.load(contentsOf: url).log.entries)
+        #expect(summary.slowest.map(\.httpVersion) == ["HTTP/3", "HTTP/2", nil])
+        let run = await runCLI(["report", url.path])
+        let lines = run.standardOutput.components(separatedBy: "\n")
+        let slowest = try #require(lines.firstIndex(of: "Slowest 3:"))
+        #expect(lines[slowest + 1].hasPrefix("  MS  STATUS  HTTP    METHOD  URL"))
+        #expect(lines[slowest + 2].contains("   200  HTTP/3  GET     https://www.google.com/images/"))
+        #expect(lines[slowest + 3].contains("   304  HTTP/2  GET     https://mitmproxy.org/"))
+        #expect(lines[slowest + 4].contains("     0  -       GET     https://www.google.com/"))
+        #expect(lines.contains("(all)                  3     30974          0       1            0    14.7    58.2"))
+    }
+
     @Test("reports a NetTap export's truncated download in full and its redirect hop as no error")
     func netTapExport() async throws {
         let directory = try makeTemporaryDirectory()
