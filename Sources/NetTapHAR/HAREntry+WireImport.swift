@@ -50,7 +50,7 @@ extension HAREntry {
 
     /// The protocol the exchange used: `_netTap.wire.httpVersion` in NetTap's exports, else the response's
     /// `httpVersion` as `WireDetails` spells it (`HTTP/1.1`, `HTTP/2`, `HTTP/3`); `nil` when neither says.
-    public var negotiatedHTTPVersion: String? {
+    package var negotiatedHTTPVersion: String? {
         netTap?.wire?.httpVersion ?? Self.normalizedHTTPVersion(response.httpVersion)
     }
 

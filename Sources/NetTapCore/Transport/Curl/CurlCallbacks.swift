@@ -89,7 +89,7 @@ extension CurlExchange {
     /// Copies the next request body bytes into libcurl's buffer (0 at the end).
     func fillRequestBody(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
         touch()
-        let data: Data? = hops == 0 ? body.bytes : request.httpBody
+        let data = currentBody.bytes
         guard let data, bodyOffset < data.count else { return 0 }
         let count = min(buffer.count, data.count - bodyOffset)
         let start = data.startIndex + bodyOffset
@@ -100,7 +100,7 @@ extension CurlExchange {
 
     /// Rewinds the request body (libcurl resends it on a new connection, or after a 100-continue refusal).
     func seekRequestBody(to offset: Int) -> Bool {
-        let length = (hops == 0 ? body.bytes : request.httpBody)?.count ?? 0
+        let length = currentBody.bytes?.count ?? 0
         guard offset >= 0, offset <= length else { return false }
         bodyOffset = offset
         return true

@@ -107,6 +107,14 @@ final class CurlExchange: @unchecked Sendable {
 
     var isCancelled: Bool { shared.withLock { $0.isCancelled } }
 
+    /// The body of the current hop: the app's on the first, what
+    /// ``ForwardingExchange/nextHop(from:suggested:statusCode:)`` kept (307/308) on a redirect.
+    var currentBody: CurlRequestBody {
+        guard hops > 0 else { return body }
+        guard let data = request.httpBody, !data.isEmpty else { return .none }
+        return .data(data, fromUploadTask: false)
+    }
+
     // MARK: - Loop thread
 
     private func begin(on loop: CurlEventLoop) {
@@ -122,7 +130,7 @@ final class CurlExchange: @unchecked Sendable {
 
     /// Configures the handle for the current request and hands it to libcurl.
     func startTransfer() {
-        if let failure = CurlTransferOptions.refusal(for: request, body: hops == 0 ? body : .none) {
+        if let failure = CurlTransferOptions.refusal(for: request, body: currentBody) {
             fail(CurlFailure.urlError(code: failure.code, description: failure.description, url: firstURL))
             return
         }

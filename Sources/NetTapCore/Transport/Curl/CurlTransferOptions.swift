@@ -38,7 +38,7 @@ enum CurlTransferOptions {
     /// Sets every option of the exchange's current request on `handle`.
     static func configure(_ exchange: CurlExchange, handle: UnsafeMutableRawPointer) {
         let request = exchange.request
-        let body: CurlRequestBody = exchange.hops == 0 ? exchange.body : hopBody(of: request)
+        let body = exchange.currentBody
         let method = request.httpMethod ?? "GET"
         setLong(handle, CURLOPT_NOSIGNAL, 1)
         setLong(handle, CURLOPT_NOPROGRESS, 1)
@@ -75,12 +75,6 @@ enum CurlTransferOptions {
         _ = nettap_easy_set_pointer(handle, CURLOPT_CUSTOMREQUEST, method)
         setLong(handle, CURLOPT_NOBODY, method == "HEAD" ? 1 : 0)
         CurlCallbacks.install(on: handle, for: exchange)
-    }
-
-    /// The body of a redirect hop: what ``ForwardingExchange/nextHop(from:suggested:statusCode:)`` kept.
-    private static func hopBody(of request: URLRequest) -> CurlRequestBody {
-        guard let data = request.httpBody, !data.isEmpty else { return .none }
-        return .data(data, fromUploadTask: false)
     }
 
     private static func setLong(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
