@@ -77,10 +77,16 @@ struct CurlTransportTests {
             request = URLRequest(url: server.url("/delay/3"))
             request.timeoutInterval = 1
         }
-        let direct = await failure(of: request, on: URLSession(configuration: .default))
         let (_, session) = session(transport: CurlTransport.shared)
         defer { session.invalidateAndCancel() }
-        let nettap = await failure(of: request, on: session)
+        // The timeout case needs the platform's timer to fire before the answer (SharedQueueTurns).
+        let sent = request
+        let (direct, nettap) = await SharedQueueTurns.shared.run {
+            (
+                await failure(of: sent, on: URLSession(configuration: .default)),
+                await failure(of: sent, on: session)
+            )
+        }
         let expected = try #require(direct)
         let got = try #require(nettap)
         #expect(got.code == expected.code)

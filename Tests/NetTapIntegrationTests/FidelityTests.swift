@@ -349,7 +349,9 @@ struct SlowFidelityTests {
         let differential = try await Differential()
         var request = request(differential, "/delay/3")
         request.timeoutInterval = 1
-        let pair = try await differential.run(request, style: style)
+        // The platform's timer must fire before the answer: no test keeps URLSession's queue busy meanwhile.
+        let sent = request
+        let pair = try await SharedQueueTurns.shared.run { try await differential.run(sent, style: style) }
         #expect(pair.direct.outcome.errorCode == URLError.Code.timedOut.rawValue)
     }
 
@@ -364,7 +366,8 @@ struct SlowFidelityTests {
             direct: Client(name: "direct", configuration: configuration),
             nettap: Client(name: "nettap", configuration: Interceptor.shared.makeConfiguration(from: configuration))
         )
-        let pair = try await differential.run(URLRequest(url: differential.server.url("/delay/3")), style: style)
+        let request = URLRequest(url: differential.server.url("/delay/3"))
+        let pair = try await SharedQueueTurns.shared.run { try await differential.run(request, style: style) }
         #expect(pair.direct.outcome.errorCode == URLError.Code.timedOut.rawValue)
     }
 

@@ -13,8 +13,12 @@ let platformTimeouts = Task { () throws -> [CallerStyle: Observed] in
     let server = try await HTTPBin.shared()
     var request = URLRequest(url: server.url("/delay/3"))
     request.timeoutInterval = 1
+    let sent = request
     let direct = CallRecorder(interceptor: nil)
-    var result: [CallerStyle: Observed] = [:]
-    for style in CallerStyle.allCases { result[style] = await direct.send(request, style: style) }
-    return result
+    // The timer must fire before the answer: no test keeps URLSession's queue busy meanwhile.
+    return await SharedQueueTurns.shared.run {
+        var result: [CallerStyle: Observed] = [:]
+        for style in CallerStyle.allCases { result[style] = await direct.send(sent, style: style) }
+        return result
+    }
 }
