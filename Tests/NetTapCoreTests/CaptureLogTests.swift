@@ -70,4 +70,32 @@ struct CaptureLogTests {
         }
         #expect(observed == ["/x", "/y"])
     }
+
+    /// The demo's store missed the last transaction of its run (34 of 35) when the observer was removed while that
+    /// transaction's event still waited on the recording queue.
+    @Test("an observer removed after events were handed over has received every one of them when removal returns")
+    func removalDeliversEarlierEvents() {
+        let log = CaptureLog()
+        let seen = Locked<[String]>([])
+        final class Counting: TransactionObserver {
+            let seen: Locked<[String]>
+            init(_ seen: Locked<[String]>) { self.seen = seen }
+            func observe(_ event: TransactionEvent) { seen.withLock { $0.append(event.transaction.request.url.path) } }
+        }
+        let token = log.addObserver(Counting(seen))
+        let paths = (0..<200).map { "/\($0)" }
+        for path in paths {
+            let record = transaction(path)
+            log.record(later: {
+                // Slow redaction: the hand-over is still queued when removeObserver runs.
+                Thread.sleep(forTimeInterval: 0.0005)
+                return .finished(record)
+            })
+        }
+        log.removeObserver(token)
+        #expect(seen.withLock { $0 } == paths)
+        log.record(.finished(transaction("/after")))
+        #expect(log.transactions.count == 201)
+        #expect(seen.withLock { $0 }.count == 200, "no event after removal")
+    }
 }

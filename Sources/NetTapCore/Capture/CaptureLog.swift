@@ -36,12 +36,14 @@ public final class CaptureLog: Sendable {
     /// Where snapshots are redacted and recorded, off the request path (``record(later:)``).
     private let recording = DispatchQueue(label: "NetTap.CaptureLog.recording")
     private static let recordingKey = DispatchSpecificKey<Void>()
+    private static let observersKey = DispatchSpecificKey<Void>()
 
     /// Creates a log.
     /// - Parameter capacity: How many transactions to keep; at least 1. Defaults to 1,000.
     public init(capacity: Int = 1_000) {
         state = Locked(State(capacity: max(1, capacity)))
         recording.setSpecific(key: Self.recordingKey, value: ())
+        queue.setSpecific(key: Self.observersKey, value: ())
     }
 
     /// How many transactions are kept; lowering it drops the oldest at once.
@@ -98,9 +100,15 @@ public final class CaptureLog: Sendable {
     }
 
     /// Removes an observer added with ``addObserver(_:)``.
+    ///
+    /// Every event recorded before the call (a request the app has seen finish included) has reached the observer
+    /// when this returns, unless it is called from an observer's `observe(_:)`.
     /// - Parameter token: The token returned when it was added.
     public func removeObserver(_ token: UUID) {
+        settle()
         _ = state.withLock { $0.observers.removeValue(forKey: token) }
+        guard DispatchQueue.getSpecific(key: Self.observersKey) == nil else { return }
+        queue.sync {}
     }
 
     /// A live stream of every later event; it ends when the consumer stops iterating.
