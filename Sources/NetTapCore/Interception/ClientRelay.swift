@@ -9,7 +9,8 @@ import FoundationNetworking
 ///
 /// - Every client call runs on the app task's work queue (on Linux, a queue that targets the process-wide
 ///   URLSession queue), so it is serialised with URLSession's own bookkeeping; calling from elsewhere
-///   crashes FoundationNetworking under load.
+///   crashes FoundationNetworking under load. Calls made on the libcurl loop's thread take one hop per loop
+///   round (``ClientCallBatch``).
 /// - A lock-guarded phase (`running → finished | stopped`) makes sure no client call happens after the
 ///   finish or after `stopLoading`: a late call crashes the process on Linux.
 /// - Body bytes go chunk by chunk to delegate callers, and as one buffer to callers that only keep the last
@@ -176,11 +177,17 @@ final class ClientRelay: @unchecked Sendable {
         lock.lock()
         pendingAsync += 1
         lock.unlock()
-        queue.async { [self] in
+        let hop: @Sendable () -> Void = { [self] in
             lock.lock()
             defer { lock.unlock() }
             pendingAsync -= 1
             execute(ending: ending, always: always, call)
+        }
+        // On the libcurl loop, the calls of one round go to the work queue together (ClientCallBatch).
+        if let batch = ClientCallBatch.current {
+            batch.add(hop, for: queue)
+        } else {
+            queue.async(execute: hop)
         }
     }
 

@@ -25,6 +25,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     private let epoll: Int32
     private let wake: Int32
+    private let batch = ClientCallBatch()
     private let inbox = Locked<(commands: [@Sendable (CurlEventLoop) -> Void], isWakePending: Bool)>(([], false))
 
     // Loop-thread state.
@@ -101,12 +102,16 @@ final class CurlEventLoop: @unchecked Sendable {
     // MARK: - The loop
 
     private func run() {
+        batch.collectOnCurrentThread()
         var descriptors = [Int32](repeating: 0, count: 64)
         var events = [UInt32](repeating: 0, count: 64)
         while true {
             let timeout = nextTimeout()
             let count = nettap_epoll_wait(epoll, &descriptors, &events, 64, timeout)
-            if count < 0 && errno != EINTR { break }
+            if count < 0 && errno != EINTR {
+                batch.flush()
+                break
+            }
             for index in 0..<max(0, Int(count)) {
                 let descriptor = descriptors[index]
                 if descriptor == wake {
@@ -118,6 +123,8 @@ final class CurlEventLoop: @unchecked Sendable {
             let now = CurlClock.now
             for pool in pools.values where pool.isTimerDue(at: now) { pool.timerFired() }
             for exchange in running.values where exchange.isIdleDeadlinePassed(at: now) { exchange.idleTimedOut() }
+            // The client calls of this round, one hop per task.
+            batch.flush()
         }
     }
 

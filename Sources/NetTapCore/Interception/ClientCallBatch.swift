@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Client calls queued during one round of a transport's event loop, handed to their work queues together when
+/// the round ends.
+///
+/// A small forwarded answer arrives in one round of the libcurl loop: head, body and end. Handed over one by one,
+/// the head wakes the task's work queue and the end wakes it again a few microseconds later; collected, the three
+/// calls take one hop. Calls keep their order per queue; a thread that has no batch (every thread but the loop's)
+/// dispatches at once.
+final class ClientCallBatch: @unchecked Sendable {
+    private var entries: [(queue: DispatchQueue, calls: [@Sendable () -> Void])] = []
+
+    /// The batch of the current thread, if it collects one (``collect(on:)``).
+    static var current: ClientCallBatch? {
+        guard let key, let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ClientCallBatch>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, nil) == 0 ? key : nil
+    }()
+
+    /// Makes this batch the current thread's, for the rest of the thread's life (the event loop's thread calls it
+    /// once; the batch must outlive the thread).
+    /// - Returns: Whether the thread now collects.
+    @discardableResult
+    func collectOnCurrentThread() -> Bool {
+        guard let key = Self.key else { return false }
+        return pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque()) == 0
+    }
+
+    /// Queues `call` for `queue` (on the collecting thread only).
+    func add(_ call: @escaping @Sendable () -> Void, for queue: DispatchQueue) {
+        if let index = entries.lastIndex(where: { $0.queue === queue }) {
+            entries[index].calls.append(call)
+        } else {
+            entries.append((queue, [call]))
+        }
+    }
+
+    /// Hands every queued call to its queue, one dispatch per queue, in the order they were added (on the
+    /// collecting thread only).
+    func flush() {
+        guard !entries.isEmpty else { return }
+        let ready = entries
+        entries.removeAll(keepingCapacity: true)
+        for (queue, calls) in ready {
+            queue.async {
+                for call in calls { call() }
+            }
+        }
+    }
+}
