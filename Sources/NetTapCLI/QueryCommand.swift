@@ -57,7 +57,8 @@ public struct QueryCommand: Command {
             The table lists transactions newest first (--har writes them oldest first, as HAR 1.2 prefers;
             with --limit, the newest N). It shows each transaction's start (UTC), method, status (the HTTP
             status; without a response, the state and error code, as in "failed -1004" or "cancelled -999";
-            "-" when neither is known), duration in milliseconds, who answered, its number of findings and URL.
+            "-" when neither is known), the HTTP version (as negotiated on the wire when the transport saw it),
+            duration in milliseconds, who answered, its number of findings and URL.
 
             Dates are ISO 8601 in UTC unless they carry an offset. A date alone is midnight for --since and the
             end of that day for --until, so --since 2025-06-01 --until 2025-06-01 is that one day.
@@ -207,8 +208,8 @@ public struct QueryCommand: Command {
         let output = "\(file): \(total) matching transaction\(total == 1 ? "" : "s")\(shown)\n"
         guard !transactions.isEmpty else { return output }
         var table = TextTable(
-            headings: ["START", "METHOD", "STATUS", "MS", "ANSWERED BY", "FINDINGS", "URL"],
-            alignments: [.left, .left, .right, .right, .left, .right, .left]
+            headings: ["START", "METHOD", "STATUS", "HTTP", "MS", "ANSWERED BY", "FINDINGS", "URL"],
+            alignments: [.left, .left, .right, .left, .right, .left, .right, .left]
         )
         let formatter = ISO8601DateFormatter()
         for transaction in transactions {
@@ -224,6 +225,7 @@ public struct QueryCommand: Command {
                 formatter.string(from: transaction.timings.startDate),
                 transaction.request.method,
                 status,
+                httpVersion(of: transaction),
                 transaction.timings.end.map(Formatting.milliseconds) ?? "-",
                 transaction.answeredBy,
                 "\(transaction.findings.count)",
@@ -231,6 +233,13 @@ public struct QueryCommand: Command {
             ])
         }
         return output + "\n" + table.rendered
+    }
+
+    /// The protocol a transaction used: the negotiated version the transport saw (``WireDetails/httpVersion``), else
+    /// the response's, spelled `HTTP/1.1`, `HTTP/2`, `HTTP/3`; `-` without a response.
+    static func httpVersion(of transaction: Transaction) -> String {
+        if let negotiated = transaction.wire?.httpVersion, !negotiated.isEmpty { return negotiated }
+        return transaction.response.flatMap { HAREntry.normalizedHTTPVersion($0.httpVersion) } ?? "-"
     }
 
     /// Opens a store read-only for a command, turning its errors into failures naming the file as typed.

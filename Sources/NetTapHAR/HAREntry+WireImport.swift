@@ -83,7 +83,7 @@ extension HAREntry {
 
     /// `HTTP/1.0`, `HTTP/1.1`, `HTTP/2` or `HTTP/3` for the spellings tools write (`http/2.0`, `h2`, `h3`, …);
     /// other non-empty values as written; `nil` when empty.
-    static func normalizedHTTPVersion(_ version: String) -> String? {
+    package static func normalizedHTTPVersion(_ version: String) -> String? {
         let trimmed = version.trimmingCharacters(in: .whitespaces)
         switch trimmed.lowercased() {
         case "": return nil

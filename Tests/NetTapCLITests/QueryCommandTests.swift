@@ -59,6 +59,46 @@ struct QueryCommandTests {
         #expect(lines[4].hasSuffix("https://api.example.com/v1/users"))
     }
 
+    @Test("the HTTP column shows the version negotiated on the wire, else the response's, else -")
+    func httpColumn() async throws {
+        let directory = try makeTemporaryDirectory()
+        let start = Date()
+        func transaction(_ path: String, version: String?, wire: String?, seconds: Double) -> Transaction {
+            let url = URL(string: "https://api.example.com\(path)") ?? URL(fileURLWithPath: "/")
+            var record = Transaction(
+                request: CapturedRequest(method: "GET", url: url, headers: [:]),
+                response: version.map { CapturedResponse(statusCode: 200, httpVersion: $0, headers: [:], url: url) },
+                timings: Timings(startDate: start.addingTimeInterval(seconds), end: 3),
+                error: version == nil ? TransactionError(domain: NSURLErrorDomain, code: -1001, message: "") : nil,
+                state: version == nil ? .failed : .completed
+            )
+            if let wire {
+                var details = WireDetails(transport: WireDetails.libcurl)
+                details.httpVersion = wire
+                record.wire = details
+            }
+            return record
+        }
+        let store = try TransactionStore(url: directory.appendingPathComponent("wire.sqlite"))
+        store.record(transaction("/h2", version: "HTTP/1.1", wire: "HTTP/2", seconds: -3))
+        store.record(transaction("/h1", version: "http/1.0", wire: nil, seconds: -2))
+        store.record(transaction("/none", version: nil, wire: nil, seconds: -1))
+        try await store.flush()
+        let run = await runCLI(["query", "wire.sqlite"], workingDirectory: directory)
+        #expect(run.exitCode == .success, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let heading = try #require(lines.dropFirst().first)
+        let column = try #require(heading.range(of: "HTTP "))
+        func cell(_ line: String) -> String {
+            let start = line.index(line.startIndex, offsetBy: heading.distance(from: heading.startIndex, to: column.lowerBound))
+            return String(line[start...].prefix { $0 != " " })
+        }
+        #expect(lines.count == 5)
+        #expect(lines[2].hasSuffix("/none") && cell(lines[2]) == "-")
+        #expect(lines[3].hasSuffix("/h1") && cell(lines[3]) == "HTTP/1.0")
+        #expect(lines[4].hasSuffix("/h2") && cell(lines[4]) == "HTTP/2")
+    }
+
     @Test("filters combine: host, status class, path, finding, answered-by, since, limit")
     func filters() async throws {
         let (directory, _) = try await makeStore()
