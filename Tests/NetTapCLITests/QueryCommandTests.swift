@@ -89,9 +89,9 @@ struct QueryCommandTests {
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         let heading = try #require(lines.dropFirst().first)
         let column = try #require(heading.range(of: "HTTP "))
+        let offset = heading.distance(from: heading.startIndex, to: column.lowerBound)
         func cell(_ line: String) -> String {
-            let start = line.index(line.startIndex, offsetBy: heading.distance(from: heading.startIndex, to: column.lowerBound))
-            return String(line[start...].prefix { $0 != " " })
+            String(line[line.index(line.startIndex, offsetBy: offset)...].prefix { $0 != " " })
         }
         #expect(lines.count == 5)
         #expect(lines[2].hasSuffix("/none") && cell(lines[2]) == "-")
