@@ -98,4 +98,28 @@ struct CaptureLogTests {
         #expect(log.transactions.count == 201)
         #expect(seen.withLock { $0 }.count == 200, "no event after removal")
     }
+
+    /// The soak held 550 MiB of queued snapshots when traffic outran redaction; past the bound a caller waits.
+    @Test("the backlog never holds more body bytes than its bound when a hand-over returns")
+    func boundedBacklog() {
+        let log = CaptureLog()
+        let recorded = Locked(0)
+        let megabyte = 1_048_576
+        let bound = CaptureLog.backlogByteLimit / megabyte
+        let count = bound * 2
+        var mostQueued = 0
+        for index in 0..<count {
+            let record = transaction("/\(index)")
+            log.record(bodyBytes: megabyte) {
+                // Slow redaction: without the bound, the hand-overs would run far ahead of the queue.
+                Thread.sleep(forTimeInterval: 0.001)
+                recorded.withLock { $0 += 1 }
+                return .finished(record)
+            }
+            mostQueued = max(mostQueued, index + 1 - recorded.withLock { $0 })
+        }
+        #expect(mostQueued <= bound, "\(mostQueued) MiB queued; the bound is \(bound) MiB")
+        #expect(mostQueued > 1, "the queue never fell behind: the test did not reach the bound")
+        #expect(log.transactions.count == count)
+    }
 }

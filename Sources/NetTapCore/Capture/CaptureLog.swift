@@ -33,8 +33,10 @@ public final class CaptureLog: Sendable {
 
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "NetTap.CaptureLog.observers")
-    /// Where snapshots are redacted and recorded, off the request path (``record(later:)``).
+    /// Where snapshots are redacted and recorded, off the request path (``record(bodyBytes:later:)``).
     private let recording = DispatchQueue(label: "NetTap.CaptureLog.recording")
+    /// Events handed to ``record(bodyBytes:later:)`` and not recorded yet, and the body bytes they hold.
+    private let backlog = Locked<(events: Int, bytes: Int)>((0, 0))
     private static let recordingKey = DispatchSpecificKey<Void>()
     private static let observersKey = DispatchSpecificKey<Void>()
 
@@ -154,16 +156,38 @@ public final class CaptureLog: Sendable {
     }
 
     /// Records the event `make` builds on the log's recording queue, so the redaction and bookkeeping of a
-    /// snapshot never delay the request it describes; events of one transaction keep their order.
+    /// snapshot do not delay the request it describes; events of one transaction keep their order.
     ///
     /// Every read of the log (``transactions``, ``transaction(id:)``, ``waitForFinished(where:)``, ``removeAll()``)
     /// first waits for the events recorded so far, so a request the app has seen finish is in the log.
-    /// - Parameter make: Builds the event (redacts the snapshot); `nil` records nothing.
-    package func record(later make: @escaping @Sendable () -> TransactionEvent?) {
+    ///
+    /// The backlog is bounded (``backlogEventLimit`` events, ``backlogByteLimit`` body bytes): past either, the
+    /// caller waits until the queue has caught up. Without the bound, traffic faster than redaction queued
+    /// snapshots without end (the soak held 550 MiB of them at 973 requests per second).
+    /// - Parameters:
+    ///   - bodyBytes: The body bytes this snapshot adds to what is held (the request body when a transaction
+    ///     starts, the kept response body when it ends).
+    ///   - make: Builds the event (redacts the snapshot); `nil` records nothing.
+    package func record(bodyBytes: Int = 0, later make: @escaping @Sendable () -> TransactionEvent?) {
+        let isOverLimit = backlog.withLock { backlog -> Bool in
+            backlog.events += 1
+            backlog.bytes += bodyBytes
+            return backlog.events > Self.backlogEventLimit || backlog.bytes > Self.backlogByteLimit
+        }
         recording.async { [self] in
             if let event = make() { record(event) }
+            backlog.withLock { backlog in
+                backlog.events -= 1
+                backlog.bytes -= bodyBytes
+            }
         }
+        if isOverLimit { settle() }
     }
+
+    /// The most events waiting on the recording queue before a caller of ``record(bodyBytes:later:)`` waits.
+    static let backlogEventLimit = 2_000
+    /// The most body bytes held by waiting events before a caller of ``record(bodyBytes:later:)`` waits: 32 MiB.
+    static let backlogByteLimit = 32 * 1_048_576
 
     /// Whether anything listens to events as they happen (observers or event streams); without listeners a
     /// snapshot that a later one of the same transaction already replaces need not be recorded.
@@ -171,7 +195,7 @@ public final class CaptureLog: Sendable {
         state.withLock { !$0.observers.isEmpty || !$0.streams.isEmpty }
     }
 
-    /// Waits until every event handed to ``record(later:)`` so far is recorded (not when called from the
+    /// Waits until every event handed to ``record(bodyBytes:later:)`` so far is recorded (not when called from the
     /// recording queue itself).
     private func settle() {
         guard DispatchQueue.getSpecific(key: Self.recordingKey) == nil else { return }

@@ -9,8 +9,8 @@ import FoundationNetworking
 /// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted. Every snapshot the log
 /// receives is redacted with the log's ``CaptureLog/redactor`` (read once, at the start): the request once
 /// (again only if a handler rewrote it), the rest of the record at each event, the response body at the end.
-/// Redacting and recording happen on the log's recording queue (``CaptureLog/record(later:)``), never on the
-/// request's path.
+/// Redacting and recording happen on the log's recording queue (``CaptureLog/record(bodyBytes:later:)``), off the
+/// request's path unless that queue is far behind (then the request waits for it: the backlog is bounded).
 /// Thread safety: every member may be used from any thread.
 package final class TransactionRecorder: Sendable {
     private struct State {
@@ -45,7 +45,9 @@ package final class TransactionRecorder: Sendable {
             state: .pending
         )
         self.state = Locked(State(transaction: transaction, redactedRequest: nil))
-        log.record(later: { [self] in isSuperseded ? nil : .started(recordable(transaction, request: nil)) })
+        log.record(bodyBytes: captured.body?.data.count ?? 0) { [self] in
+            isSuperseded ? nil : .started(recordable(transaction, request: nil))
+        }
     }
 
     /// Whether an intermediate snapshot can be left out: the transaction has finished (its final snapshot follows
@@ -163,7 +165,9 @@ package final class TransactionRecorder: Sendable {
             return (state.transaction, state.redactedRequest)
         }
         if let (transaction, request) = finished {
-            log.record(later: { [self] in .finished(recordable(transaction, request: request)) })
+            log.record(bodyBytes: transaction.response?.body?.data.count ?? 0) { [self] in
+                .finished(recordable(transaction, request: request))
+            }
         }
     }
 
