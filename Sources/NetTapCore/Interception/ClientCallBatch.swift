@@ -19,7 +19,7 @@ import Darwin
 final class ClientCallBatch: @unchecked Sendable {
     private var entries: [(queue: DispatchQueue, calls: [@Sendable () -> Void])] = []
 
-    /// The batch of the current thread, if it collects one (``collect(on:)``).
+    /// The batch of the current thread, if it collects one (``collectOnCurrentThread()``).
     static var current: ClientCallBatch? {
         guard let key, let pointer = pthread_getspecific(key) else { return nil }
         return Unmanaged<ClientCallBatch>.fromOpaque(pointer).takeUnretainedValue()
@@ -30,13 +30,13 @@ final class ClientCallBatch: @unchecked Sendable {
         return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
-    /// Makes this batch the current thread's, for the rest of the thread's life (the event loop's thread calls it
-    /// once; the batch must outlive the thread).
-    /// - Returns: Whether the thread now collects.
-    @discardableResult
-    func collectOnCurrentThread() -> Bool {
-        guard let key = Self.key else { return false }
-        return pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque()) == 0
+    /// Makes this batch the current thread's, for the rest of the thread's life.
+    ///
+    /// The event loop's thread calls it once; the batch must outlive the thread. When the thread cannot collect,
+    /// its calls dispatch at once.
+    func collectOnCurrentThread() {
+        guard let key = Self.key else { return }
+        _ = pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Queues `call` for `queue` (on the collecting thread only).
