@@ -225,7 +225,7 @@ public struct QueryCommand: Command {
                 formatter.string(from: transaction.timings.startDate),
                 transaction.request.method,
                 status,
-                httpVersion(of: transaction),
+                transaction.negotiatedHTTPVersion ?? "-",
                 transaction.timings.end.map(Formatting.milliseconds) ?? "-",
                 transaction.answeredBy,
                 "\(transaction.findings.count)",
@@ -233,13 +233,6 @@ public struct QueryCommand: Command {
             ])
         }
         return output + "\n" + table.rendered
-    }
-
-    /// The protocol a transaction used: the negotiated version the transport saw (``WireDetails/httpVersion``), else
-    /// the response's, spelled `HTTP/1.1`, `HTTP/2`, `HTTP/3`; `-` without a response.
-    static func httpVersion(of transaction: Transaction) -> String {
-        if let negotiated = transaction.wire?.httpVersion, !negotiated.isEmpty { return negotiated }
-        return transaction.response.flatMap { HAREntry.normalizedHTTPVersion($0.httpVersion) } ?? "-"
     }
 
     /// Opens a store read-only for a command, turning its errors into failures naming the file as typed.

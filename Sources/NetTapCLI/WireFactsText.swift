@@ -69,7 +69,7 @@ enum WireFactsText {
         let request = transaction.request
         var target = request.url.path.isEmpty ? "/" : request.url.path
         if let query = request.url.query { target += "?" + query }
-        let version = transaction.wire?.httpVersion ?? transaction.response?.httpVersion ?? "HTTP/1.1"
+        let version = transaction.negotiatedHTTPVersion ?? "HTTP/1.1"
         return ["> \(request.method) \(target) \(version)"] + request.headers.map { "> \($0.name): \($0.value)" }
     }
 }

@@ -44,14 +44,14 @@ extension HAREntry {
             details.remoteAddress != nil || details.localPort != nil || details.remotePort != nil
                 || details.phases != nil || details.tls != nil
         else { return nil }
-        details.httpVersion = Self.normalizedHTTPVersion(response.httpVersion)
+        details.httpVersion = WireDetails.normalizedHTTPVersion(response.httpVersion)
         return details
     }
 
     /// The protocol the exchange used: `_netTap.wire.httpVersion` in NetTap's exports, else the response's
     /// `httpVersion` as `WireDetails` spells it (`HTTP/1.1`, `HTTP/2`, `HTTP/3`); `nil` when neither says.
     package var negotiatedHTTPVersion: String? {
-        netTap?.wire?.httpVersion ?? Self.normalizedHTTPVersion(response.httpVersion)
+        netTap?.wire?.httpVersion ?? WireDetails.normalizedHTTPVersion(response.httpVersion)
     }
 
     /// `serverIPAddress` without surrounding whitespace or IPv6 brackets; `nil` when empty.
@@ -79,19 +79,5 @@ extension HAREntry {
         default: number = nil
         }
         return number.flatMap { (1...65_535).contains($0) ? $0 : nil }
-    }
-
-    /// `HTTP/1.0`, `HTTP/1.1`, `HTTP/2` or `HTTP/3` for the spellings tools write (`http/2.0`, `h2`, `h3`, …);
-    /// other non-empty values as written; `nil` when empty.
-    package static func normalizedHTTPVersion(_ version: String) -> String? {
-        let trimmed = version.trimmingCharacters(in: .whitespaces)
-        switch trimmed.lowercased() {
-        case "": return nil
-        case "http/1.0": return "HTTP/1.0"
-        case "http/1.1": return "HTTP/1.1"
-        case "h2", "http/2", "http/2.0": return "HTTP/2"
-        case "h3", "http/3", "http/3.0": return "HTTP/3"
-        default: return trimmed
-        }
     }
 }
