@@ -84,15 +84,25 @@ struct CaptureLogTests {
         }
         let token = log.addObserver(Counting(seen))
         let paths = (0..<200).map { "/\($0)" }
-        for path in paths {
+        let gate = DispatchSemaphore(value: 0)
+        for (index, path) in paths.enumerated() {
             let record = transaction(path)
             log.record(later: {
-                // Slow redaction: the hand-over is still queued when removeObserver runs.
-                Thread.sleep(forTimeInterval: 0.0005)
+                // The recording queue is held at the first hand-over until the removal has had its chance.
+                if index == 0 { gate.wait() }
                 return .finished(record)
             })
         }
-        log.removeObserver(token)
+        let removed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            log.removeObserver(token)
+            removed.signal()
+        }
+        // While the queue is held, the removal must wait for the 200 events handed over before it.
+        let returnedWhileHeld = removed.wait(timeout: .now() + 0.2) == .success
+        gate.signal()
+        #expect(!returnedWhileHeld, "removeObserver returned with the events still queued")
+        #expect(returnedWhileHeld || removed.wait(timeout: .now() + 30) == .success)
         #expect(seen.withLock { $0 } == paths)
         log.record(.finished(transaction("/after")))
         #expect(log.transactions.count == 201)
@@ -100,26 +110,35 @@ struct CaptureLogTests {
     }
 
     /// The soak held 550 MiB of queued snapshots when traffic outran redaction; past the bound a caller waits.
-    @Test("the backlog never holds more body bytes than its bound when a hand-over returns")
+    @Test("with the recording queue held, hand-overs return until the backlog's byte bound, and the next one waits")
     func boundedBacklog() {
         let log = CaptureLog()
-        let recorded = Locked(0)
         let megabyte = 1_048_576
         let bound = CaptureLog.backlogByteLimit / megabyte
-        let count = bound * 2
-        var mostQueued = 0
-        for index in 0..<count {
-            let record = transaction("/\(index)")
-            log.record(bodyBytes: megabyte) {
-                // Slow redaction: without the bound, the hand-overs would run far ahead of the queue.
-                Thread.sleep(forTimeInterval: 0.001)
-                recorded.withLock { $0 += 1 }
-                return .finished(record)
+        let records = (0..<(bound * 2)).map { transaction("/\($0)") }
+        let gate = DispatchSemaphore(value: 0)
+        let returned = Locked(0)
+        let handedOver = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for (index, record) in records.enumerated() {
+                log.record(bodyBytes: megabyte) {
+                    if index == 0 { gate.wait() }
+                    return .finished(record)
+                }
+                returned.withLock { $0 += 1 }
+                handedOver.signal()
             }
-            mostQueued = max(mostQueued, index + 1 - recorded.withLock { $0 })
+            done.signal()
         }
-        #expect(mostQueued <= bound, "\(mostQueued) MiB queued; the bound is \(bound) MiB")
-        #expect(mostQueued > 1, "the queue never fell behind: the test did not reach the bound")
-        #expect(log.transactions.count == count)
+        // The first `bound` hand-overs (exactly the bound's bytes) return while nothing is recorded…
+        for _ in 0..<bound { #expect(handedOver.wait(timeout: .now() + 30) == .success) }
+        // …the next one waits for the queue.
+        let overran = handedOver.wait(timeout: .now() + 0.2) == .success
+        #expect(!overran, "a hand-over past the bound returned while the queue was held")
+        #expect(returned.withLock { $0 } == (overran ? bound + 1 : bound))
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(log.transactions.count == records.count)
     }
 }
