@@ -80,7 +80,7 @@ enum CacheDirectives {
     ///   - responseTime: When the response head arrived.
     /// - Returns: Seconds, ≥ 0.
     static func initialAge(headers: HTTPHeaders, requestTime: Date, responseTime: Date) -> Int {
-        let date = headers["Date"].flatMap(HTTPDate.parse)
+        let date = headers["Date"].flatMap(HTTPDate.date(from:))
         let apparentAge = date.map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
         let ageValue = headers["Age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
@@ -88,36 +88,5 @@ enum CacheDirectives {
         let seconds = max(apparentAge, corrected)
         guard seconds.isFinite, seconds < Double(Int32.max) else { return Int(Int32.max) }
         return Int(seconds)
-    }
-}
-
-/// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate form `Sun, 06 Nov 1994 08:49:37 GMT`, and the two obsolete
-/// forms a recipient must accept.
-enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss 'GMT'",  // IMF-fixdate
-        "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",  // RFC 850
-        "EEE MMM d HH:mm:ss yyyy",  // asctime
-    ]
-
-    private static let formatters = Locked<[DateFormatter]>(
-        formats.map { format in
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            return formatter
-        }
-    )
-
-    /// The date, or `nil` when `text` is in none of the three forms.
-    static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        return formatters.withLock { formatters in
-            for formatter in formatters {
-                if let date = formatter.date(from: trimmed) { return date }
-            }
-            return nil
-        }
     }
 }

@@ -21,7 +21,8 @@ extension HARCookie {
             }
     }
 
-    /// The cookies of `Set-Cookie` response headers (RFC 6265 §4.1), read with Foundation's `HTTPCookie`.
+    /// The cookies of `Set-Cookie` response headers (RFC 6265 §4.1), read with Foundation's `HTTPCookie`
+    /// (safe for any text, including names swift-corelibs-foundation's parser would trap on).
     ///
     /// - Parameters:
     ///   - headers: The response's header fields.
@@ -29,7 +30,7 @@ extension HARCookie {
     /// - Returns: One cookie per `Set-Cookie` cookie with path, domain, expiry (ISO 8601) and flags.
     public static func responseCookies(in headers: HTTPHeaders, url: URL) -> [HARCookie] {
         headers.values(for: "Set-Cookie").flatMap { value in
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url).map { cookie in
+            SetCookieReader.cookies(in: value, for: url).map { cookie in
                 HARCookie(
                     name: cookie.name,
                     value: cookie.value,

@@ -444,7 +444,7 @@ struct OfflineCacheHandlerTests {
     @Test("Age is the response's initial age (Date and Age fields, RFC 9111 §4.2.3) plus the time stored")
     func ageFromDateAndAge() async throws {
         let date = ManualDate()
-        let dated = HTTPDate.format(date.now.addingTimeInterval(-30))
+        let dated = HTTPDate.string(from: date.now.addingTimeInterval(-30))
         let network = SwitchableNetwork { request in
             HTTPResponse(
                 statusCode: 200,
@@ -483,16 +483,5 @@ struct OfflineCacheHandlerTests {
         #expect(result.answeredBy == "cache")
         #expect(result.body == Data("{\"a\":1}".utf8))
         #expect(transport.requests.count == 1, "the second request never reached the transport")
-    }
-}
-
-extension HTTPDate {
-    /// `date` as an IMF-fixdate, for building test responses.
-    static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }

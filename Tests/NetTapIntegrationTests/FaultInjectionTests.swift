@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapCrypto
+import NetTapHAR
 import NetTapTestSupport
 import Testing
 
@@ -301,5 +302,42 @@ struct FaultInjectionTests {
             let outcome = try #require(answer, "\(side): no answer within 120 s")
             #expect(outcome == "16 bytes", "\(side)")
         }
+    }
+
+    /// A `Set-Cookie` name that swift-corelibs-foundation's `HTTPCookie` traps on (platform-notes §17).
+    ///
+    /// A plain URLSession that stores cookies ends the app on it, so only the NetTap side is sent. NetTap relays the
+    /// answer, stores the cookie under the name the server sent, and its HAR export reads the same name.
+    @Test(
+        "a Set-Cookie name of emoji or combining marks is relayed, stored and captured through NetTap",
+        arguments: [
+            "\u{1F600}\u{1F600}=1; Path=/", "e\u{301}=v\u{1F600}; Path=/; HttpOnly", "a=1; \u{1F600}=x; Path=/",
+        ]
+    )
+    func setCookieNames(value: String) async throws {
+        let server = try await FaultServer.shared()
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = HTTPCookieStorage.shared
+        configuration.httpCookieStorage = storage
+        let session = Self.interceptor.makeSession(configuration: configuration)
+        let url = server.url(.setCookie, ["value": value])
+        var request = URLRequest(url: url)
+        let testID = Differential.makeTestID("cookie")
+        request.setValue(testID, forHTTPHeaderField: HTTPBin.testIDHeader)
+        let (body, response) = try await session.data(for: request)
+        let expected = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1).map(String.init)
+        #expect(String(decoding: body, as: UTF8.self) == "ok")
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie") == value)
+        let stored = storage.cookies(for: url) ?? []
+        #expect(stored.contains { $0.name == expected[0] && $0.value == expected[1] }, "stored: \(stored)")
+        for cookie in stored where cookie.name == expected[0] { storage.deleteCookie(cookie) }
+        let capture = await withDeadline(.seconds(30)) {
+            await Self.interceptor.captureLog.waitForFinished { $0.request.headers[HTTPBin.testIDHeader] == testID }
+        }
+        let headers = try #require(capture?.response?.headers)
+        let exported = HARCookie.responseCookies(in: headers, url: url)
+        // Capture redacts cookie values by default; the name is the one the server sent.
+        #expect(exported.map(\.name) == [expected[0]])
+        session.invalidateAndCancel()
     }
 }

@@ -23,6 +23,7 @@ The path picks the fault (query parameters in brackets, with their defaults):
   /slow [count=3, interval=1]      Content-Length `count`, then one body byte every `interval` seconds
   /many-headers [count=10000]      a 200 with `count` header lines "X-Fault-N: value-N" and a 2-byte body
   /huge [size=1073741824]          a 200 with a body of `size` pattern bytes, generated while sending
+  /set-cookie [value=a=1]          a 200 with the header `Set-Cookie: value` (sent as UTF-8) and the body `ok`
 
 Body bytes are the pattern byte i % 251 for offset i, so a test can compute the expected digest itself.
 Anything else answers 404.
@@ -186,6 +187,11 @@ class FaultHandler(socketserver.BaseRequestHandler):
             self.send(piece)
             sent += len(piece)
 
+    def set_cookie(self):
+        value = self.query.get("value", "a=1")
+        head = self.head(200, [("Content-Type", "text/plain"), ("Content-Length", 2)])
+        self.send(head.replace(b"\r\n", b"\r\nSet-Cookie: " + value.encode("utf-8") + b"\r\n", 1) + b"ok")
+
 
 FAULTS = {
     "/ok": FaultHandler.ok,
@@ -200,6 +206,7 @@ FAULTS = {
     "/slow": FaultHandler.slow,
     "/many-headers": FaultHandler.many_headers,
     "/huge": FaultHandler.huge,
+    "/set-cookie": FaultHandler.set_cookie,
 }
 
 STATUS = {path: 200 for path in FAULTS}

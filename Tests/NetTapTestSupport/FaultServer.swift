@@ -48,6 +48,8 @@ public final class FaultServer: Sendable {
         case manyHeaders = "/many-headers"
         /// A 200 with `size` (1 GiB) pattern bytes, generated while sending.
         case huge = "/huge"
+        /// A 200 with the header `Set-Cookie: value` (`a=1`), sent as UTF-8, and the body `ok`.
+        case setCookie = "/set-cookie"
 
         /// The path, such as `/short-body`.
         public var description: String { rawValue }

@@ -40,8 +40,7 @@ public func fuzzHeaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if case .tags(let tags) = EntityTag.parseList(input.string(2)), let first = tags.first {
         _ = tags.map { $0.weaklyMatches(first) || $0.stronglyMatches(first) }
     }
-    _ = NetTapFiles.HTTPDate.date(from: input.string(3))
-    _ = NetTapCache.HTTPDate.parse(input.string(3))
+    if let date = HTTPDate.date(from: input.string(3)) { _ = HTTPDate.string(from: date) }
 
     _ = ImageDimensions(reading: input.data)
     _ = FormURLEncoding.fields(of: input.string(0))

@@ -35,7 +35,7 @@ enum HandlerAnswers {
                 if let index = lines.firstIndex(of: stored) { lines.remove(at: index) }
             }
         }
-        let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        let cookies = lines.flatMap { SetCookieReader.cookies(in: $0, for: url) }
         if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
     }
 

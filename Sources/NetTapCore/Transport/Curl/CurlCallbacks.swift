@@ -116,9 +116,9 @@ extension CurlExchange {
         else { return }
         let parts = text.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { return }
-        let name = parts[0].trimmingCharacters(in: .whitespacesAndNewlines)
+        guard parts[0].trimmingCharacters(in: .whitespacesAndNewlines) == "Set-Cookie" else { return }
         let value = parts[1].trimmingCharacters(in: .whitespacesAndNewlines)
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: [name: value], for: url)
+        let cookies = SetCookieReader.cookies(in: value, for: url)
         guard !cookies.isEmpty else { return }
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
     }

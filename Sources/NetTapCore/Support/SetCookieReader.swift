@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Reads the cookies of one `Set-Cookie` field value with Foundation's `HTTPCookie`, safe for any text.
+///
+/// swift-corelibs-foundation (6.3) finds the value of each `name=value` pair by a UTF-16 offset used as a
+/// character offset: a name or attribute name with a character that is not one UTF-16 unit (an emoji, a
+/// combining mark, CR LF, an `=` or `;` a combining mark joins) traps when the offset passes the end, and cuts
+/// the value short otherwise. A server can send such a field, so before `HTTPCookie` reads it, every such
+/// character in a name position (from the start or a `;` to the next `=`) becomes `?`, which is neither a
+/// token character, white space nor a separator, so the field splits into the same cookies and attributes.
+/// No attribute name with such a character is one `HTTPCookie` knows, so only the first cookie's own name
+/// needs its text back. On Apple platforms `HTTPCookie` reads the field as it is.
+package enum SetCookieReader {
+    /// The cookies `HTTPCookie.cookies(withResponseHeaderFields:for:)` reads from `value` for `url`.
+    ///
+    /// - Parameters:
+    ///   - value: One `Set-Cookie` field value (several cookies may be folded into it with commas).
+    ///   - url: The response's URL: the default domain and path of the cookies.
+    /// - Returns: The cookies, in the order of the field; none when the field holds no `name=value`.
+    package static func cookies(in value: String, for url: URL) -> [HTTPCookie] {
+        #if canImport(FoundationNetworking)
+        guard let safe = NameSafeField(value) else {
+            return HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
+        }
+        return HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": safe.text], for: url).map(safe.restore)
+        #else
+        return HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
+        #endif
+    }
+}
+
+#if canImport(FoundationNetworking)
+/// A `Set-Cookie` value with the scalars swift-corelibs-foundation misreads in name positions replaced by `?`.
+private struct NameSafeField {
+    /// The value `HTTPCookie` can read.
+    let text: String
+    /// The first cookie's name as the server sent it and as `HTTPCookie` reads it from `text`, both trimmed.
+    let originalName: String
+    let replacedName: String
+
+    /// `nil` when `value` has nothing to replace.
+    init?(_ value: String) {
+        guard var safe = Self.replacingNameCharacters(in: value) else { return nil }
+        // A `?` can join the character after it ("\r\n" then a zero-width joiner): replace until none is left.
+        while let next = Self.replacingNameCharacters(in: safe) { safe = next }
+        text = safe
+        originalName = Self.firstName(in: value)
+        replacedName = Self.firstName(in: safe)
+    }
+
+    /// `text` with `?` for each character in a name position that is not one UTF-16 unit; `nil` when none is.
+    private static func replacingNameCharacters(in text: String) -> String? {
+        var safe = ""
+        var inName = true
+        var changed = false
+        for character in text {
+            if character == ";" || character == "=" {
+                inName = character == ";"
+            } else if inName, character.utf16.count != 1 {
+                safe.append("?")
+                changed = true
+                continue
+            }
+            safe.append(character)
+        }
+        return changed ? safe : nil
+    }
+
+    /// The text before the first `=`, trimmed, or empty when a `;` or the end comes first (no cookie).
+    private static func firstName(in text: String) -> String {
+        guard let end = text.firstIndex(where: { $0 == "=" || $0 == ";" }), text[end] == "=" else { return "" }
+        return text[..<end].trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `cookie`, with the first cookie's name as the server sent it.
+    func restore(_ cookie: HTTPCookie) -> HTTPCookie {
+        guard cookie.name == replacedName, originalName != replacedName, var properties = cookie.properties else {
+            return cookie
+        }
+        properties[.name] = originalName
+        return HTTPCookie(properties: properties) ?? cookie
+    }
+}
+#endif
