@@ -22,13 +22,13 @@ package enum HTTPDate {
         hourCycle: .zeroBased
     )
 
-    /// `Sun, 06 Nov 1994 08:49:37 GMT`
+    /// IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
     private static let imfFixdate: Date.FormatString =
         "\(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .padded(4)) \(hour: hour):\(minute: .twoDigits):\(second: .twoDigits) GMT"
-    /// `Sunday, 06-Nov-94 08:49:37 GMT`
+    /// RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`.
     private static let rfc850: Date.FormatString =
         "\(weekday: .wide), \(day: .twoDigits)-\(month: .abbreviated)-\(year: .twoDigits) \(hour: hour):\(minute: .twoDigits):\(second: .twoDigits) GMT"
-    /// `Sun Nov  6 08:49:37 1994`, read with single spaces
+    /// asctime: `Sun Nov  6 08:49:37 1994`, read with single spaces.
     private static let asctime: Date.FormatString =
         "\(weekday: .abbreviated) \(month: .abbreviated) \(day: .defaultDigits) \(hour: hour):\(minute: .twoDigits):\(second: .twoDigits) \(year: .defaultDigits)"
 
