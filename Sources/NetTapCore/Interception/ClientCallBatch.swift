@@ -14,8 +14,8 @@ import Darwin
 ///
 /// A small forwarded answer arrives in one round of the libcurl loop: head, body and end. Handed over one by one,
 /// the head wakes the task's work queue and the end wakes it again a few microseconds later; collected, the three
-/// calls take one hop. Calls keep their order per queue; a thread that has no batch (every thread but the loop's)
-/// dispatches at once.
+/// calls take one hop. An answer a handler made in memory (a stub, a cassette entry) is relayed the same way, in one
+/// hop (``collecting(_:)``). Calls keep their order per queue; a thread that has no batch dispatches at once.
 final class ClientCallBatch: @unchecked Sendable {
     private var entries: [(queue: DispatchQueue, calls: [@Sendable () -> Void])] = []
 
@@ -37,6 +37,27 @@ final class ClientCallBatch: @unchecked Sendable {
     func collectOnCurrentThread() {
         guard let key = Self.key else { return }
         _ = pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Runs `body` with the current thread collecting client calls, then hands them over in one hop per queue.
+    ///
+    /// On a thread that collects already (the libcurl loop's), `body` just
+    /// runs. Use it only where no other thread relays for the same requests meanwhile (a body that is already
+    /// complete), or a call from that thread could overtake the collected ones.
+    ///
+    /// - Parameter body: The synchronous work whose client calls are collected.
+    static func collecting(_ body: () -> Void) {
+        guard current == nil, let key = Self.key else {
+            body()
+            return
+        }
+        let batch = ClientCallBatch()
+        withExtendedLifetime(batch) {
+            _ = pthread_setspecific(key, Unmanaged.passUnretained(batch).toOpaque())
+            body()
+            _ = pthread_setspecific(key, nil)
+            batch.flush()
+        }
     }
 
     /// Queues `call` for `queue` (on the collecting thread only).

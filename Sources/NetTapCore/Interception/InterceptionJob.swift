@@ -234,7 +234,33 @@ extension NetTapURLProtocol {
             context.markFirstByte()
             recorder.responseHead(response, requestURL: requestURL)
             idle?.touch()
-            relay.head(head)
+            let relayAll = {
+                relay.head(head)
+                relayBody(
+                    of: channel,
+                    requestURL: requestURL,
+                    recorder: recorder,
+                    idle: idle,
+                    isPipelinePath: isPipelinePath
+                )
+            }
+            // A body already complete in memory (a stub's, a cassette entry's) goes with its head in one hop to the
+            // task's work queue; no other thread can relay for this request meanwhile.
+            if channel.isFinished {
+                ClientCallBatch.collecting(relayAll)
+            } else {
+                relayAll()
+            }
+        }
+
+        /// Relays every body chunk and the end, recording them on the way (``deliver(_:requestURL:recorder:idle:isPipelinePath:)``).
+        private func relayBody(
+            of channel: BodyChannel,
+            requestURL: URL,
+            recorder: TransactionRecorder,
+            idle: IdleTimeout?,
+            isPipelinePath: Bool
+        ) {
             let relay = relay
             channel.setSink { event in
                 switch event {

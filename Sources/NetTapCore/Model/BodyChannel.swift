@@ -42,6 +42,9 @@ package final class BodyChannel: @unchecked Sendable {
     /// Whether the consumer has cancelled the body.
     package var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
+    /// Whether the producer has ended the body: every chunk it will send is already in the channel.
+    package var isFinished: Bool { state.withLock { $0.finished } }
+
     /// Bytes sent but not yet taken by an awaiting consumer or acknowledged by a sink consumer.
     package var outstandingBytes: Int { state.withLock { $0.outstandingBytes } }
 
