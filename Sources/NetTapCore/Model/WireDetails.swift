@@ -34,6 +34,20 @@ public struct WireDetails: Sendable, Hashable, Codable {
     public init(transport: String) {
         self.transport = transport
     }
+
+    /// `HTTP/1.0`, `HTTP/1.1`, `HTTP/2` or `HTTP/3` for the spellings transports and tools write (`http/2.0`,
+    /// `h2`, `h3`, …); other non-empty values as written; `nil` when empty.
+    package static func normalizedHTTPVersion(_ version: String) -> String? {
+        let trimmed = version.trimmingCharacters(in: .whitespaces)
+        switch trimmed.lowercased() {
+        case "": return nil
+        case "http/1.0": return "HTTP/1.0"
+        case "http/1.1": return "HTTP/1.1"
+        case "h2", "http/2", "http/2.0": return "HTTP/2"
+        case "h3", "http/3", "http/3.0": return "HTTP/3"
+        default: return trimmed
+        }
+    }
 }
 
 /// The phases of one exchange in milliseconds, HAR 1.2's split (`-1` where a phase did not happen, such as DNS,

@@ -22,14 +22,11 @@ package enum SetCookieReader {
     ///   - url: The response's URL: the default domain and path of the cookies.
     /// - Returns: The cookies, in the order of the field; none when the field holds no `name=value`.
     package static func cookies(in value: String, for url: URL) -> [HTTPCookie] {
+        let read = { (text: String) in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": text], for: url) }
         #if canImport(FoundationNetworking)
-        guard let safe = NameSafeField(value) else {
-            return HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
-        }
-        return HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": safe.text], for: url).map(safe.restore)
-        #else
-        return HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
+        if let safe = NameSafeField(value) { return read(safe.text).map(safe.restore) }
         #endif
+        return read(value)
     }
 }
 
