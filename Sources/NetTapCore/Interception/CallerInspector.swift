@@ -102,17 +102,15 @@ package enum CallerInspector {
         else {
             return .singleBuffer
         }
-        let dictionary = Mirror(reflecting: behaviours)
-        for child in dictionary.children {
-            let pair = Array(Mirror(reflecting: child.value).children)
-            guard pair.count == 2, let identifier = pair[0].value as? Int, identifier == task.taskIdentifier else {
-                continue
-            }
-            let behaviour = pair[1].value
-            let caseName = Mirror(reflecting: behaviour).children.first?.label ?? String(describing: behaviour)
-            return caseName == "callDelegate" ? .streamToDelegate : .singleBuffer
+        // `[Int: _Behaviour]`: looked up by the task's identifier without copying or reflecting the dictionary.
+        guard let table = behaviours as? any TaskIdentifierKeyed,
+            let behaviour = table.value(forTaskIdentifier: task.taskIdentifier)
+        else {
+            return .singleBuffer
         }
-        return .singleBuffer
+        // `callDelegate` has no payload; the completion-handler cases have one (their label is the case name).
+        let caseName = Mirror(reflecting: behaviour).children.first?.label ?? String(describing: behaviour)
+        return caseName == "callDelegate" ? .streamToDelegate : .singleBuffer
     }
 
     private static func uploadBody(from raw: Any) -> CallerInfo.UploadBody {
@@ -138,79 +136,23 @@ package enum CallerInspector {
     }
     #endif
 
-    /// The values of the stored properties named in `names`, searching the subject's class and superclasses.
-    ///
-    /// Reflecting every child of a task costs about 100 µs (each child value is boxed), so the position of each
-    /// wanted property is remembered per class and level and read directly afterwards (checked by label, so a
-    /// changed layout only costs a new scan).
+    /// The values of the stored properties named in `names` that `subject`'s class or superclasses have
+    /// (``StoredFieldReader``: the runtime's field table, read once per class).
     static func storedProperties(_ names: Set<String>, of subject: AnyObject) -> [String: Any] {
-        let type = ObjectIdentifier(Swift.type(of: subject))
-        if let positions = propertyPositions.withLock({ $0[type] }), let found = read(positions, of: subject, names) {
-            return found
-        }
         var found: [String: Any] = [:]
-        var positions: [String: PropertyPosition] = [:]
-        var mirror: Mirror? = Mirror(reflecting: subject)
-        var depth = 0
-        while let current = mirror, found.count < names.count {
-            for (offset, child) in current.children.enumerated() {
-                guard let label = child.label, names.contains(label), found[label] == nil else { continue }
-                found[label] = child.value
-                positions[label] = PropertyPosition(depth: depth, offset: offset)
-                if found.count == names.count { break }
-            }
-            mirror = current.superclassMirror
-            depth += 1
-        }
-        propertyPositions.withLock { cache in
-            cache[type, default: [:]].merge(positions) { _, new in new }
-        }
-        return found
-    }
-
-    private struct PropertyPosition: Sendable {
-        var depth: Int
-        var offset: Int
-    }
-
-    private static let propertyPositions = Locked<[ObjectIdentifier: [String: PropertyPosition]]>([:])
-
-    /// Reads remembered positions; `nil` when a name has no position or a label no longer matches.
-    private static func read(
-        _ positions: [String: PropertyPosition],
-        of subject: AnyObject,
-        _ names: Set<String>
-    )
-        -> [String: Any]?
-    {
-        var found: [String: Any] = [:]
-        var levels: [Mirror] = []
         for name in names {
-            guard let position = positions[name] else { return nil }
-            if levels.isEmpty { levels.append(Mirror(reflecting: subject)) }
-            while levels.count <= position.depth {
-                guard let next = levels[levels.count - 1].superclassMirror else { return nil }
-                levels.append(next)
-            }
-            let children = levels[position.depth].children
-            guard position.offset < children.count else { return nil }
-            let child = children[children.index(children.startIndex, offsetBy: position.offset)]
-            guard child.label == name else { return nil }
-            found[name] = child.value
+            if let value = StoredFieldReader.value(name, of: subject) { found[name] = value }
         }
         return found
     }
 
-    /// The value of a stored property named `name`, searching superclass mirrors too.
+    /// The value of a stored property named `name`, searching superclasses too (through ``StoredFieldReader``
+    /// for class instances, `Mirror` for values).
     static func storedProperty(_ name: String, of subject: Any) -> Any? {
-        var mirror: Mirror? = Mirror(reflecting: subject)
-        while let current = mirror {
-            if let child = current.children.first(where: { $0.label == name }) {
-                return child.value
-            }
-            mirror = current.superclassMirror
+        if Swift.type(of: subject) is AnyClass {
+            return StoredFieldReader.value(name, of: subject as AnyObject)
         }
-        return nil
+        return Mirror(reflecting: subject).children.first(where: { $0.label == name })?.value
     }
 
     /// Unwraps `Optional` (and implicitly unwrapped optionals) hidden in an `Any`.
@@ -221,3 +163,17 @@ package enum CallerInspector {
         return unwrap(child.value)
     }
 }
+
+#if canImport(FoundationNetworking)
+/// A dictionary keyed by task identifiers, whatever its value type (the session's task registry keeps an internal
+/// enum per task).
+private protocol TaskIdentifierKeyed {
+    func value(forTaskIdentifier identifier: Int) -> Any?
+}
+
+extension Dictionary: TaskIdentifierKeyed where Key == Int {
+    fileprivate func value(forTaskIdentifier identifier: Int) -> Any? {
+        self[identifier]
+    }
+}
+#endif
