@@ -47,8 +47,9 @@ final class IdleTimeout: Sendable {
         grace: @escaping @Sendable () -> Duration?,
         onTimeout: @escaping @Sendable () -> Void
     ) -> any IdleWatch {
-        // The real clock: a Dispatch timer costs a few microseconds, a Swift task sleeping on the clock
-        // several times more, on every request through handlers.
+        // The real clock: an entry of the shared deadline scheduler costs a lock and a dictionary insert; a
+        // Dispatch timer per request woke libdispatch's manager thread twice, a Swift task sleeping on the clock
+        // costs more still, on every request through handlers.
         if clock is ContinuousClock {
             return TimerWatch(interval: interval, grace: grace, onTimeout: onTimeout)
         }
@@ -157,21 +158,21 @@ private final class Watch<C: Clock<Duration>>: IdleWatch {
     }
 }
 
-/// The watchdog on the real clock: one Dispatch timer, re-armed lazily (a touch only moves the deadline; when
-/// the timer fires early it is set again for the remaining time).
+/// The watchdog on the real clock: an entry of the shared ``DeadlineScheduler``, moved lazily (a touch only moves
+/// the deadline; when the entry comes up early it is scheduled again for the remaining time).
 ///
-/// `@unchecked Sendable`: the mutable state is behind the lock; the Dispatch timer's methods are thread-safe.
+/// `@unchecked Sendable`: the mutable state is behind the lock.
 private final class TimerWatch: IdleWatch, @unchecked Sendable {
     private struct State {
         /// `nil` once fired or stopped.
         var deadline: DispatchTime?
+        var token: DeadlineScheduler.Token?
     }
 
     private let interval: Duration
     private let grace: @Sendable () -> Duration?
     private let onTimeout: @Sendable () -> Void
     private let state: Locked<State>
-    private let timer: any DispatchSourceTimer
 
     init(interval: Duration, grace: @escaping @Sendable () -> Duration?, onTimeout: @escaping @Sendable () -> Void) {
         self.interval = interval
@@ -179,10 +180,12 @@ private final class TimerWatch: IdleWatch, @unchecked Sendable {
         self.onTimeout = onTimeout
         let deadline = DispatchTime.now() + Self.dispatchInterval(interval)
         self.state = Locked(State(deadline: deadline))
-        timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { [weak self] in self?.fire() }
-        timer.schedule(deadline: deadline, leeway: .milliseconds(10))
-        timer.activate()
+        let token = DeadlineScheduler.shared.schedule(at: deadline) { [weak self] in self?.fire() }
+        let isOver = state.withLock { state -> Bool in
+            state.token = token
+            return state.deadline == nil
+        }
+        if isOver { DeadlineScheduler.shared.cancel(token) }
     }
 
     func touch() {
@@ -193,15 +196,20 @@ private final class TimerWatch: IdleWatch, @unchecked Sendable {
     }
 
     func stop() -> Bool {
-        let wasRunning = state.withLock { state -> Bool in
-            defer { state.deadline = nil }
-            return state.deadline != nil
+        let (wasRunning, token) = state.withLock { state -> (Bool, DeadlineScheduler.Token?) in
+            defer {
+                state.deadline = nil
+                state.token = nil
+            }
+            return (state.deadline != nil, state.token)
         }
-        timer.cancel()
+        if let token { DeadlineScheduler.shared.cancel(token) }
         return wasRunning
     }
 
-    private func fire() {
+    /// The scheduler's call at the deadline: the next deadline when touched or postponed meanwhile, else `nil`
+    /// (after reporting the timeout when it was still running).
+    private func fire() -> DispatchTime? {
         enum Outcome {
             case none
             case fire
@@ -217,19 +225,20 @@ private final class TimerWatch: IdleWatch, @unchecked Sendable {
                 return .again(postponed)
             }
             state.deadline = nil
+            state.token = nil
             return .fire
         }
         switch outcome {
-        case .none: break
-        case .again(let deadline): timer.schedule(deadline: deadline, leeway: .milliseconds(10))
+        case .none: return nil
+        case .again(let deadline): return deadline
         case .fire:
-            timer.cancel()
             onTimeout()
+            return nil
         }
     }
 
     deinit {
-        timer.cancel()
+        if let token = state.withLock({ $0.token }) { DeadlineScheduler.shared.cancel(token) }
     }
 
     /// The interval in nanoseconds, saturating at `Int.max` (a timeout of years never fires in practice).
