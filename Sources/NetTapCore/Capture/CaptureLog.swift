@@ -35,8 +35,8 @@ public final class CaptureLog: Sendable {
     private let queue = DispatchQueue(label: "NetTap.CaptureLog.observers")
     /// Where snapshots are redacted and recorded, off the request path (``record(bodyBytes:later:)``).
     private let recording = DispatchQueue(label: "NetTap.CaptureLog.recording")
-    /// Events handed to ``record(bodyBytes:later:)`` and not recorded yet, and the body bytes they hold.
-    private let backlog = Locked<(events: Int, bytes: Int)>((0, 0))
+    /// Events handed to ``record(bodyBytes:later:)`` and not recorded yet (``Backlog``).
+    private let backlog = Locked(Backlog())
     private static let recordingKey = DispatchSpecificKey<Void>()
     private static let observersKey = DispatchSpecificKey<Void>()
 
@@ -169,19 +169,36 @@ public final class CaptureLog: Sendable {
     ///     starts, the kept response body when it ends).
     ///   - make: Builds the event (redacts the snapshot); `nil` records nothing.
     package func record(bodyBytes: Int = 0, later make: @escaping @Sendable () -> TransactionEvent?) {
-        let isOverLimit = backlog.withLock { backlog -> Bool in
+        let (startsDrain, isOverLimit) = backlog.withLock { backlog -> (Bool, Bool) in
+            backlog.waiting.append((make, bodyBytes))
             backlog.events += 1
             backlog.bytes += bodyBytes
-            return backlog.events > Self.backlogEventLimit || backlog.bytes > Self.backlogByteLimit
+            let startsDrain = !backlog.isDraining
+            backlog.isDraining = true
+            return (startsDrain, backlog.events > Self.backlogEventLimit || backlog.bytes > Self.backlogByteLimit)
         }
-        recording.async { [self] in
-            if let event = make() { record(event) }
-            backlog.withLock { backlog in
-                backlog.events -= 1
-                backlog.bytes -= bodyBytes
+        if startsDrain { recording.async { [self] in drainBacklog() } }
+        if isOverLimit { settle() }
+    }
+
+    /// Records waiting events, in order, until none is left (on the recording queue): one dispatch serves every
+    /// event handed over while the queue was busy.
+    private func drainBacklog() {
+        while true {
+            let batch = backlog.withLock { backlog -> [Backlog.Item] in
+                if backlog.waiting.isEmpty { backlog.isDraining = false }
+                defer { backlog.waiting.removeAll(keepingCapacity: true) }
+                return backlog.waiting
+            }
+            guard !batch.isEmpty else { return }
+            for (make, bytes) in batch {
+                if let event = make() { record(event) }
+                backlog.withLock { backlog in
+                    backlog.events -= 1
+                    backlog.bytes -= bytes
+                }
             }
         }
-        if isOverLimit { settle() }
     }
 
     /// The most events waiting on the recording queue before a caller of ``record(bodyBytes:later:)`` waits.
@@ -243,6 +260,17 @@ public final class CaptureLog: Sendable {
             index -= 1
         }
         state.order.insert(transaction.id, at: index)
+    }
+
+    /// The events handed to ``record(bodyBytes:later:)``: those not taken by the recording queue yet, and the
+    /// count and body bytes of all not recorded yet.
+    private struct Backlog {
+        typealias Item = (make: @Sendable () -> TransactionEvent?, bodyBytes: Int)
+        var waiting: [Item] = []
+        var events = 0
+        var bytes = 0
+        /// Whether a drain is queued or running on the recording queue (it takes what arrives meanwhile).
+        var isDraining = false
     }
 
     private static func isFinal(_ transaction: Transaction) -> Bool {

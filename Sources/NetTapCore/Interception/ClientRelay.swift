@@ -1,6 +1,14 @@
 import Dispatch
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,6 +36,8 @@ final class ClientRelay: @unchecked Sendable {
     private var unacknowledged = 0
     private var pendingAsync = 0
     private var onStop: (@Sendable () -> Void)?
+    /// The thread that may call the client inline (``deliveringInline(_:)``): `startLoading`'s, while it runs.
+    private var inlineThread: pthread_t?
     private let queue: DispatchQueue
     // The protocol holds the relay; the relay lets go of the protocol (and of the stop action) once it has
     // finished or stopped, so the two do not keep each other alive after the request.
@@ -66,11 +76,12 @@ final class ClientRelay: @unchecked Sendable {
         return phase == .running
     }
 
-    /// Registers the action `stop()` runs (cancel the pipeline); runs it at once when already stopped.
+    /// Registers the action `stop()` runs (cancel the pipeline); runs it at once when already stopped, and
+    /// drops it when already finished.
     func setStopAction(_ action: @escaping @Sendable () -> Void) {
         lock.lock()
         let stopped = phase == .stopped
-        if !stopped { onStop = action }
+        if phase == .running { onStop = action }
         lock.unlock()
         if stopped { action() }
     }
@@ -89,6 +100,21 @@ final class ClientRelay: @unchecked Sendable {
         lock.unlock()
         if wasRunning { action?() }
         return wasRunning
+    }
+
+    /// Runs `body` with client calls made on the current thread going to the client at once (in order: not
+    /// while calls from other threads still wait on the work queue).
+    ///
+    /// For `startLoading`, which runs on the task's work queue and may call the client itself, as any
+    /// `URLProtocol` answering inline does. Calls from other threads meanwhile still hop to the work queue.
+    func deliveringInline(_ body: () -> Void) {
+        lock.lock()
+        inlineThread = pthread_self()
+        lock.unlock()
+        body()
+        lock.lock()
+        inlineThread = nil
+        lock.unlock()
     }
 
     func head(_ response: URLResponse) {
@@ -175,6 +201,11 @@ final class ClientRelay: @unchecked Sendable {
             lock.unlock()
         }
         lock.lock()
+        if pendingAsync == 0, let inlineThread, pthread_equal(inlineThread, pthread_self()) != 0 {
+            defer { lock.unlock() }
+            execute(ending: ending, always: always, call)
+            return
+        }
         pendingAsync += 1
         lock.unlock()
         let hop: @Sendable () -> Void = { [self] in

@@ -61,7 +61,13 @@ extension NetTapURLProtocol {
                 bodyByteLimit: bodyByteLimit
             )
             guard pipeline.handlers.isEmpty else {
-                runPipeline(request, recorder: recorder)
+                // In `startLoading`, an answer the handlers make without waiting (a stub, a cassette entry) reaches
+                // the client right here, as a protocol answering inline does: no hop to a task, none back.
+                if onURLSessionQueue {
+                    relay.deliveringInline { runPipeline(request, recorder: recorder) }
+                } else {
+                    runPipeline(request, recorder: recorder)
+                }
                 return
             }
             #if canImport(CNetTapCurl)
@@ -163,7 +169,7 @@ extension NetTapURLProtocol {
                     channelBox.withLock { $0 }?.cancel()
                 }
             }
-            let pipelineTask = Task {
+            let pipelineTask = Self.startTask {
                 do {
                     let (answer, finalRequest) = try await HandlerRedirects.send(
                         request,
@@ -201,6 +207,18 @@ extension NetTapURLProtocol {
                 channelBox.withLock { $0 }?.cancel()
                 recorder.finish(error: URLError(.cancelled))
             }
+        }
+
+        /// Starts the pipeline's task running on the current thread until its first suspension (`Task.immediate`,
+        /// Swift 6.2 runtimes): the handlers start at once, and an answer made without waiting is relayed before
+        /// this returns. Older Apple runtimes start an ordinary task.
+        private static func startTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+            #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                return Task.immediate(operation: operation)
+            }
+            #endif
+            return Task(operation: operation)
         }
 
         /// Relays the head, then every body chunk and the end, recording them on the way.
