@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import NetTapCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-@testable import NetTapCore
 
 private class Base {
     let name: String

@@ -209,9 +209,11 @@ extension NetTapURLProtocol {
             }
         }
 
-        /// Starts the pipeline's task running on the current thread until its first suspension (`Task.immediate`,
-        /// Swift 6.2 runtimes): the handlers start at once, and an answer made without waiting is relayed before
-        /// this returns. Older Apple runtimes start an ordinary task.
+        /// Starts the pipeline's task on the current thread.
+        ///
+        /// The task runs here until its first suspension (`Task.immediate`, Swift 6.2 runtimes): the handlers start
+        /// at once, and an answer made without waiting is relayed before this returns. Older Apple runtimes start
+        /// an ordinary task.
         private static func startTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
             #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {

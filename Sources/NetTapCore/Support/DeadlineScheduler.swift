@@ -97,9 +97,8 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     private func arm(_ bucket: UInt64, in state: inout State) {
         state.armed = bucket
-        let nanoseconds = bucket.multipliedReportingOverflow(by: Self.granularityNanoseconds)
-        let deadline =
-            nanoseconds.overflow ? DispatchTime.distantFuture : DispatchTime(uptimeNanoseconds: nanoseconds.partialValue)
+        let (nanoseconds, overflow) = bucket.multipliedReportingOverflow(by: Self.granularityNanoseconds)
+        let deadline = overflow ? DispatchTime.distantFuture : DispatchTime(uptimeNanoseconds: nanoseconds)
         timer.schedule(deadline: deadline, leeway: .milliseconds(1))
     }
 
