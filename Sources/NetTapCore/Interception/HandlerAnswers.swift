@@ -45,7 +45,7 @@ enum HandlerAnswers {
 
     /// Whether a response to `method` with `statusCode` has no content (RFC 9110 §6.4.1, §9.3.2).
     static func hasNoContent(statusCode: Int, method: String) -> Bool {
-        method.caseInsensitiveCompare("HEAD") == .orderedSame || (100..<200).contains(statusCode)
+        method.caseInsensitivelyEquals("HEAD") || (100..<200).contains(statusCode)
             || statusCode == 204 || statusCode == 304
     }
 
@@ -63,7 +63,7 @@ enum HandlerAnswers {
             return response
         }
         if response.body.expectedLength != 0 {
-            let reason = method.caseInsensitiveCompare("HEAD") == .orderedSame ? "HEAD" : "\(response.statusCode)"
+            let reason = method.caseInsensitivelyEquals("HEAD") ? "HEAD" : "\(response.statusCode)"
             context.annotate("body", "not delivered: a \(reason) response has no content (RFC 9110 §6.4.1)")
         }
         response.body.channel.cancel()

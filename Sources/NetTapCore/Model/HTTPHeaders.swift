@@ -69,7 +69,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     /// name with one field, or removes them all when set to `nil`.
     /// - Parameter name: The field name.
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        get { fields.first { $0.name.caseInsensitivelyEquals(name) }?.value }
         set {
             if let newValue {
                 set(name: name, value: newValue)
@@ -83,14 +83,14 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     /// - Parameter name: The field name, compared case-insensitively.
     /// - Returns: The values; empty when there is no such field.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { $0.name.caseInsensitivelyEquals(name) }.map(\.value)
     }
 
     /// Whether a field named `name` exists (case-insensitive).
     /// - Parameter name: The field name.
     /// - Returns: `true` when at least one field has that name.
     public func contains(name: String) -> Bool {
-        fields.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.contains { $0.name.caseInsensitivelyEquals(name) }
     }
 
     /// Appends a field, keeping any existing fields of the same name.
@@ -106,7 +106,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     ///   - name: The field name.
     ///   - value: The new value.
     public mutating func set(name: String, value: String) {
-        guard let first = fields.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+        guard let first = fields.firstIndex(where: { $0.name.caseInsensitivelyEquals(name) }) else {
             add(name: name, value: value)
             return
         }
@@ -115,7 +115,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
         for (index, field) in fields.enumerated() {
             if index == first {
                 kept.append(Field(name: field.name, value: value))
-            } else if field.name.caseInsensitiveCompare(name) != .orderedSame {
+            } else if !field.name.caseInsensitivelyEquals(name) {
                 kept.append(field)
             }
         }
@@ -125,7 +125,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     /// Removes every field named `name`.
     /// - Parameter name: The field name, compared case-insensitively.
     public mutating func remove(name: String) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.removeAll { $0.name.caseInsensitivelyEquals(name) }
     }
 
     /// The headers as a Foundation dictionary; repeated fields are joined with `", "` as Foundation does

@@ -20,9 +20,11 @@ extension Redactor {
     ///   `form password`).
     /// - Complexity: O(body size + fields × rules).
     public func redact(body: Data, contentType: String?) -> Redacted<Data> {
-        let mediaType =
-            (contentType ?? "").split(separator: ";", maxSplits: 1).first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        // Trimmed without NSString (`trimmingCharacters(in:)` cost a microsecond per captured body).
+        let head = (contentType ?? "").prefix { $0 != ";" }
+        let start = head.firstIndex { !$0.isWhitespace } ?? head.endIndex
+        let end = head.lastIndex { !$0.isWhitespace }.map(head.index(after:)) ?? start
+        let mediaType = head[start..<end].lowercased()
         if mediaType == "application/x-www-form-urlencoded" || (mediaType.isEmpty && Self.looksLikeForm(body)) {
             guard mayHoldSecretField(body, escape: [UInt8(ascii: "%")]), let text = String(data: body, encoding: .utf8)
             else { return Redacted(value: body) }
