@@ -24,9 +24,11 @@ struct CaseInsensitiveEqualityTests {
         var generator = SeededGenerator(seed: 14)
         let alphabet = Array("aAbBzZ-_09[]@`{}~ \t")
         for _ in 0..<20_000 {
-            let first = String((0..<Int.random(in: 0...4, using: &generator)).map { _ in
-                alphabet.randomElement(using: &generator) ?? "a"
-            })
+            let first = String(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator) ?? "a"
+                }
+            )
             let variant = Bool.random(using: &generator) ? first.uppercased() : first.lowercased()
             let other = String(variant.shuffled(using: &generator))
             let second = Bool.random(using: &generator) ? variant : other
