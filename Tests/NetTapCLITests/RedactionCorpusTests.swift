@@ -106,12 +106,15 @@ struct RedactionCorpusTests {
 
         // `nettap fetch -i --har` with planted secrets of its own; its body (the server's answer to the user's
         // own request, like curl's) goes to a file that is not a NetTap record and is left out of the scan. The
-        // tool's session keeps cookies in the shared jar: the cookie is for a path no test requests, and expired.
+        // tool's session keeps cookies in the shared jar of this test process, and swift-corelibs-foundation ignores
+        // `Max-Age=0` and sends a cookie for every path (platform-notes §8): the cookie names a foreign domain, which
+        // the jar refuses, so no parallel test sends it to 127.0.0.1 (one did, before).
         let server = try await HTTPBin.shared()
         let fetchHAR = folder.url.appendingPathComponent("fetch.har")
         let fetchURL = server.url(
             "/response-headers?Set-Cookie=sid%3D\(planted.secret("fetch-set-cookie"))"
-                + "%3B%20Path%3D%2Fnettap-redaction-corpus%3B%20Max-Age%3D0&token=\(planted.secret("fetch-token"))"
+                + "%3B%20Domain%3Dnettap-redaction-corpus.invalid%3B%20Path%3D%2Fnettap-redaction-corpus%3B%20Max-Age%3D0"
+                + "&token=\(planted.secret("fetch-token"))"
         )
         let fetch = await runCLI(
             [

@@ -86,7 +86,7 @@ public class NetTapURLProtocol: URLProtocol {
             delegateQueue: info.session?.delegateQueue
         )
         self.relay = relay
-        let context = TransactionContext(clock: interceptor.clock)
+        let context = TransactionContext(id: .random(), clock: interceptor.clock)
         context.forwardingProfile = info.profile
         context.trustRules = interceptor.effectiveTrustRules
         if let note = serving.fallbackNote { context.annotate("interceptor", note) }

@@ -56,8 +56,9 @@ enum RequestBodyResolver {
                 wasStream = true
             }
         }
-        request.httpBodyStream = nil
-        request.httpBody = body
+        // Only what changes is set: every setter copies the request's storage (`NSURLRequest.mutableCopy`).
+        if request.httpBodyStream != nil { request.httpBodyStream = nil }
+        if request.httpBody != body { request.httpBody = body }
         return Resolved(request: request, body: body, bodyWasStream: wasStream)
     }
 
