@@ -223,3 +223,6 @@ private final class BodyScan: Sendable {
         }
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension AuditHandler: StartsInline {}

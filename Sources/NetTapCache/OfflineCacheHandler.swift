@@ -290,3 +290,6 @@ public struct OfflineCacheHandler: TransactionHandler {
         return HTTPHeaders(headers.fields.filter { !dropped.contains($0.name.lowercased()) })
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension OfflineCacheHandler: StartsInline {}

@@ -146,3 +146,6 @@ public struct LocalFilesHandler: TransactionHandler {
         return best
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension LocalFilesHandler: StartsInline {}

@@ -78,3 +78,6 @@ public struct HARResponder: TransactionHandler {
         method.uppercased() + " " + url
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension HARResponder: StartsInline {}

@@ -314,3 +314,6 @@ extension IntegrityRule {
         }
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension IntegrityHandler: StartsInline {}

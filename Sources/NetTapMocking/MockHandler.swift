@@ -181,3 +181,6 @@ public struct MockHandler: TransactionHandler {
         return relay
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension MockHandler: StartsInline {}

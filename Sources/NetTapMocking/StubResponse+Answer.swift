@@ -18,6 +18,8 @@ extension StubResponse {
         case .failure(let code):
             throw Self.error(code, for: request)
         case .dynamic(let respond):
+            // The app's closure may call URLSession, which traps on URLSession's own queue.
+            await URLSessionQueueWindow.leave()
             return try await respond(request).answer(request, clock: clock)
         case .http:
             break

@@ -185,3 +185,6 @@ public struct ReplayHandler: TransactionHandler {
         )
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension ReplayHandler: StartsInline {}

@@ -128,3 +128,6 @@ public struct ShapingHandler: TransactionHandler {
         }
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension ShapingHandler: StartsInline {}

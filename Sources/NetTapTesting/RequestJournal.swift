@@ -68,3 +68,6 @@ public final class RequestJournal: TransactionHandler, Sendable {
         entries.withLock { $0.removeAll() }
     }
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension RequestJournal: StartsInline {}

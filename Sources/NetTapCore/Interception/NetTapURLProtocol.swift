@@ -104,7 +104,7 @@ public class NetTapURLProtocol: URLProtocol {
             // Reading a body stream or file may block: never on URLSession's queue.
             DispatchQueue.global().async { job.run(onURLSessionQueue: false) }
         } else {
-            job.run(onURLSessionQueue: true)
+            URLSessionQueueWindow.run { job.run(onURLSessionQueue: true) }
         }
     }
 

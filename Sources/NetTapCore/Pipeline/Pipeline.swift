@@ -42,9 +42,11 @@ public struct Pipeline: Sendable {
         try Task.checkCancellation()
         guard index < handlers.count else {
             context.markRequestSent(request)
+            if URLSessionQueueWindow.isCurrent, !(transport is any StartsInline) { await URLSessionQueueWindow.leave() }
             return try await transport.send(request, context: context)
         }
         let handler = handlers[index]
+        if URLSessionQueueWindow.isCurrent, !(handler is any StartsInline) { await URLSessionQueueWindow.leave() }
         context.noteStageRequest(request)
         let next = Next(handlerName: handler.name) { request in
             try await run(request, context: context, from: index + 1)

@@ -32,6 +32,8 @@ import FoundationNetworking
 /// ## Implementation requirements
 /// - Call `next` at most once (a second call throws ``PipelineError/nextCalledTwice(handler:)``).
 /// - Never block a thread: wait with `await` (`context.clock.sleep(for:)`), not `Thread.sleep`.
+/// - Your handler may call URLSession: NetTap's pipeline starts on URLSession's own queue, and moves off it
+///   before any handler it does not know.
 /// - Honour cancellation: when the caller cancels, the surrounding task is cancelled; stop and throw.
 /// - Throw `URLError` with the real code for simulated network failures, so the app sees exactly what a
 ///   real network produces.

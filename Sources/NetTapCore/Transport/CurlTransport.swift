@@ -73,3 +73,6 @@ public final class CurlTransport: Transport {
     }
     #endif
 }
+
+/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+extension CurlTransport: StartsInline {}

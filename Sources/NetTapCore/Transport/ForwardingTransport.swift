@@ -45,7 +45,7 @@ public final class ForwardingTransport: Transport {
         )
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                exchange.start(onURLSessionQueue: false) { continuation.resume(with: $0) }
+                exchange.start(onURLSessionQueue: URLSessionQueueWindow.isCurrent) { continuation.resume(with: $0) }
             }
         } onCancel: {
             exchange.cancel()
