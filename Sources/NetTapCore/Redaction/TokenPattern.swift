@@ -78,20 +78,27 @@ package struct TokenPattern: Sendable {
     ///
     /// - Complexity: O(n), one pass: only bytes that start a marker are looked at further.
     static func mayHoldToken(_ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let count = bytes.count
-            var index = 0
-            while index < count {
-                for needle in anyMarkerByFirstByte[Int(bytes[index])] where index + needle.count <= count {
-                    var offset = 1
-                    while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                index += 1
+        data.withUnsafeBytes { raw in mayHoldToken(raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Whether text holds a marker of any kind, or a `\u` escape.
+    static func mayHoldToken(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { mayHoldToken($0) }
+    }
+
+    private static func mayHoldToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            for needle in anyMarkerByFirstByte[Int(bytes[index])] where index + needle.count <= count {
+                var offset = 1
+                while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
             }
-            return false
+            index += 1
         }
+        return false
     }
 
     /// Every kind's markers and `\u`, by first byte.
@@ -113,8 +120,11 @@ package struct TokenPattern: Sendable {
     }
 
     /// Every token of every kind in `text`, whole.
+    ///
+    /// - Complexity: one pass over the text when it holds no marker (the usual header value or URL).
     static func allTokens(in text: String) -> Set<String> {
-        all.reduce(into: []) { $0.formUnion($1.tokens(in: text)) }
+        guard mayHoldToken(text) else { return [] }
+        return all.reduce(into: []) { $0.formUnion($1.tokens(in: text)) }
     }
 
     /// A JSON Web Token in compact serialization (RFC 7519 §3, RFC 7515 §7.1): three base64url segments joined by
