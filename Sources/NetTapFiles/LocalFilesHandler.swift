@@ -147,5 +147,6 @@ public struct LocalFilesHandler: TransactionHandler {
     }
 }
 
-/// Starts on URLSession's queue: its synchronous part neither calls URLSession nor blocks.
+/// Starts on URLSession's queue: its synchronous part never calls URLSession; it only looks a file up and opens it
+/// (the body is read later, in chunks).
 extension LocalFilesHandler: StartsInline {}

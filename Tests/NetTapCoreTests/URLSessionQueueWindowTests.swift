@@ -60,7 +60,9 @@ struct URLSessionQueueWindowTests {
         #expect(!URLSessionQueueWindow.isCurrent)
     }
 
+    #if compiler(>=6.2)
     @Test("leaving the window moves the task off the marked thread")
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     func leaveMovesTheTask() async {
         let (stream, continuation) = AsyncStream<(Bool, Bool)>.makeStream()
         URLSessionQueueWindow.run {
@@ -76,6 +78,7 @@ struct URLSessionQueueWindowTests {
         #expect(observed?.0 == true, "Task.immediate starts on the marked thread")
         #expect(observed?.1 == false)
     }
+    #endif
 
     @Test("an app's handler that creates a URLSession task before awaiting answers instead of trapping")
     func appHandlerCallingURLSession() async throws {

@@ -33,9 +33,10 @@ extension NetTapURLProtocol {
             }
         }
 
-        /// Runs the request.
-        /// - Parameter onURLSessionQueue: Whether this runs on URLSession's work queue (in `startLoading`).
-        func run(onURLSessionQueue: Bool) {
+        /// Runs the request, inline where `startLoading` runs it on URLSession's work queue
+        /// (``URLSessionQueueWindow``).
+        func run() {
+            let onURLSessionQueue = URLSessionQueueWindow.isCurrent
             let resolved: RequestBodyResolver.Resolved
             do {
                 resolved = try RequestBodyResolver.resolve(

@@ -102,9 +102,9 @@ public class NetTapURLProtocol: URLProtocol {
         )
         if job.mayBlockReadingBody {
             // Reading a body stream or file may block: never on URLSession's queue.
-            DispatchQueue.global().async { job.run(onURLSessionQueue: false) }
+            DispatchQueue.global().async { job.run() }
         } else {
-            URLSessionQueueWindow.run { job.run(onURLSessionQueue: true) }
+            URLSessionQueueWindow.run { job.run() }
         }
     }
 

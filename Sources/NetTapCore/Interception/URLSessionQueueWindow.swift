@@ -59,8 +59,9 @@ package enum URLSessionQueueWindow {
     }
 }
 
-/// A pipeline stage whose synchronous part (up to its first real suspension) never calls URLSession and never
-/// blocks, so it may start on URLSession's work queue (``URLSessionQueueWindow``).
+/// A pipeline stage whose synchronous part (up to its first real suspension) never calls URLSession, runs no app
+/// code without leaving first (``URLSessionQueueWindow/leave()``) and never waits, so it may start on
+/// URLSession's work queue.
 ///
 /// NetTap's own handlers and the libcurl transport conform; any other stage starts after the pipeline left the
 /// queue.
