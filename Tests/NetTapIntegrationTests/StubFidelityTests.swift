@@ -312,6 +312,7 @@ struct StubFidelityTests {
             let captured = await withDeadline(.seconds(10)) {
                 await interceptor.captureLog.waitForFinished { $0.annotations[MockHandler.stubAnnotation] == name }
             }
+            #expect(captured != nil, "\(probe.name): no finished capture within 10 s")
             #expect(captured?.request.body?.data == probe.hit, "\(probe.name): the capture holds the body sent")
         }
         #expect(mocks.hitCount(for: "fallback") == probes.count)
