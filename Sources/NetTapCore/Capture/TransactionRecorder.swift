@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted. Every snapshot the log
 /// receives is redacted with the log's ``CaptureLog/redactor`` (read once, at the start): the request once
-/// (again only if a handler rewrote it), the rest of the record at each event, the response body at the end.
+/// (again only if a handler rewrote it or the header fields as sent replaced the app's), the rest of the record at each event, the response body at the end.
 /// Redacting and recording happen on the log's recording queue (``CaptureLog/record(bodyBytes:later:)``), off the
 /// request's path unless that queue is far behind (then the request waits for it: the backlog is bounded).
 /// Thread safety: every member may be used from any thread.
@@ -19,8 +19,10 @@ package final class TransactionRecorder: Sendable {
         var responseBody = Data()
         var responseBytes: Int64 = 0
         var isFinished = false
-        /// The redaction of `transaction.request`; `nil` when not made yet or the redactor is disabled.
-        var redactedRequest: Redacted<CapturedRequest>?
+        /// The last request redacted and its redaction (made on the recording queue; reused while the request
+        /// stays the same, so a request is redacted once, again only if a handler rewrote it or the sent header
+        /// fields replaced the app's).
+        var requestRedaction: (of: CapturedRequest, redaction: Redacted<CapturedRequest>)?
     }
 
     private let log: CaptureLog
@@ -44,9 +46,9 @@ package final class TransactionRecorder: Sendable {
             timings: Timings(startDate: context.startDate),
             state: .pending
         )
-        self.state = Locked(State(transaction: transaction, redactedRequest: nil))
+        self.state = Locked(State(transaction: transaction))
         log.record(bodyBytes: captured.body?.data.count ?? 0) { [self] in
-            isSuperseded ? nil : .started(recordable(transaction, request: nil))
+            isSuperseded ? nil : .started(recordable(transaction))
         }
     }
 
@@ -60,28 +62,24 @@ package final class TransactionRecorder: Sendable {
     package var snapshot: Transaction { state.withLock { $0.transaction } }
 
     /// A snapshot as the log may keep it: redacted, reusing the request's redaction when there is one.
-    private func recordable(_ transaction: Transaction, request: Redacted<CapturedRequest>?) -> Transaction {
+    ///
+    /// Runs on the recording queue.
+    private func recordable(_ transaction: Transaction) -> Transaction {
         guard redactor.isEnabled else { return transaction }
-        if let request { return Self.redacted(transaction, request: request, with: redactor) }
-        let made = redactor.redact(request: transaction.request)
-        state.withLock { state in
-            if state.transaction.request == transaction.request { state.redactedRequest = made }
-        }
-        return Self.redacted(transaction, request: made, with: redactor)
+        return redactor.redact(transaction: transaction, request: redaction(of: transaction.request)).value
     }
 
-    private static func redacted(
-        _ transaction: Transaction,
-        request: Redacted<CapturedRequest>?,
-        with redactor: Redactor
-    ) -> Transaction {
-        guard let request else { return transaction }
-        return redactor.redact(transaction: transaction, request: request).value
+    /// The redaction of `request`: the last one made when it was of the same request, else a new one.
+    private func redaction(of request: CapturedRequest) -> Redacted<CapturedRequest> {
+        if let last = state.withLock({ $0.requestRedaction }), last.of == request { return last.redaction }
+        let made = redactor.redact(request: request)
+        state.withLock { $0.requestRedaction = (request, made) }
+        return made
     }
 
     /// Records the final response head.
     package func responseHead(_ response: HTTPResponse, requestURL: URL) {
-        let (transaction, request) = state.withLock { state -> (Transaction, Redacted<CapturedRequest>?) in
+        let transaction = state.withLock { state -> Transaction in
             // Handlers may have rewritten the request: record what was really sent (unchanged requests are skipped).
             if let sent = context.sentRequest, Self.differs(sent, from: initialRequest) {
                 state.transaction.request = Self.capture(
@@ -90,12 +88,10 @@ package final class TransactionRecorder: Sendable {
                     limit: bodyByteLimit,
                     totalBodyBytes: sent.httpBody == nil ? state.transaction.request.body?.totalByteCount : nil
                 )
-                state.redactedRequest = nil
             }
             if let wireHeaders = context.wireRequestHeaders, wireHeaders != state.transaction.request.headers {
                 // The header fields as they went on the wire (libcurl adds Host, Accept, Accept-Encoding, …).
                 state.transaction.request.headers = wireHeaders
-                state.redactedRequest = nil
             }
             state.transaction.wire = context.wire
             state.transaction.response = CapturedResponse(
@@ -110,10 +106,10 @@ package final class TransactionRecorder: Sendable {
             let milestones = context.milestones
             state.transaction.timings.requestSent = milestones.requestSent
             state.transaction.timings.firstByte = milestones.firstByte ?? context.elapsedMilliseconds
-            return (state.transaction, state.redactedRequest)
+            return state.transaction
         }
         log.record(later: { [self] in
-            isSuperseded ? nil : .responseReceived(recordable(transaction, request: request))
+            isSuperseded ? nil : .responseReceived(recordable(transaction))
         })
     }
 
@@ -139,7 +135,7 @@ package final class TransactionRecorder: Sendable {
 
     /// Ends the record: completed when `error` is `nil`, else failed or cancelled.
     package func finish(error: (any Error)?) {
-        let finished = state.withLock { state -> (Transaction, Redacted<CapturedRequest>?)? in
+        let finished = state.withLock { state -> Transaction? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             if state.transaction.response != nil {
@@ -162,11 +158,11 @@ package final class TransactionRecorder: Sendable {
             } else {
                 state.transaction.state = .completed
             }
-            return (state.transaction, state.redactedRequest)
+            return state.transaction
         }
-        if let (transaction, request) = finished {
+        if let transaction = finished {
             log.record(bodyBytes: transaction.response?.body?.data.count ?? 0) { [self] in
-                .finished(recordable(transaction, request: request))
+                .finished(recordable(transaction))
             }
         }
     }

@@ -14,10 +14,13 @@ final class RedactionRuleIndex: Sendable {
     private let patterns: [RedactionRule.Target: [RedactionPattern]]
     /// Whether there are no rules at all.
     let isEmpty: Bool
-    /// For each ASCII byte, the lowercased fixed texts (``RedactionPattern/requiredText``) of the body field
-    /// rules that start with it; `nil` when a body field rule has no fixed ASCII text (a regex, a wildcard of
-    /// only `*`), so any body may hold a secret field.
-    let bodyFieldNeedlesByFirstByte: [[[UInt8]]]?
+    /// What a form body must contain for a body field rule to apply: the rules' fixed texts
+    /// (``RedactionPattern/requiredText``, ignoring ASCII case) or a `%` (an escape could spell a name
+    /// differently); `nil` when a body field rule has no fixed ASCII text (a regex, a wildcard of only `*`), so
+    /// any body may hold a secret field.
+    let formBodyPrefilter: NeedleSet?
+    /// The same for a JSON body, whose escape is `\u`.
+    let jsonBodyPrefilter: NeedleSet?
     /// Whether a body field rule exists at all.
     let hasBodyFieldRules: Bool
 
@@ -48,13 +51,11 @@ final class RedactionRuleIndex: Sendable {
         self.isEmpty = rules.isEmpty
         self.hasBodyFieldRules = rules.contains { $0.target == .bodyField }
         if needlesKnown {
-            var table: [[[UInt8]]] = Array(repeating: [], count: 128)
-            for needle in needles.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                if let first = needle.first { table[Int(first)].append(needle) }
-            }
-            self.bodyFieldNeedlesByFirstByte = table
+            self.formBodyPrefilter = NeedleSet(needles + [Array("%".utf8)], ignoringASCIICase: true)
+            self.jsonBodyPrefilter = NeedleSet(needles + [Array(#"\u"#.utf8)], ignoringASCIICase: true)
         } else {
-            self.bodyFieldNeedlesByFirstByte = nil
+            self.formBodyPrefilter = nil
+            self.jsonBodyPrefilter = nil
         }
     }
 

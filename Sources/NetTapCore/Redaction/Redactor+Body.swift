@@ -26,7 +26,8 @@ extension Redactor {
         let end = head.lastIndex { !$0.isWhitespace }.map(head.index(after:)) ?? start
         let mediaType = head[start..<end].lowercased()
         if mediaType == "application/x-www-form-urlencoded" || (mediaType.isEmpty && Self.looksLikeForm(body)) {
-            guard mayHoldSecretField(body, escape: [UInt8(ascii: "%")]), let text = String(data: body, encoding: .utf8)
+            guard mayHoldSecretField(body, prefilter: ruleIndex.formBodyPrefilter),
+                let text = String(data: body, encoding: .utf8)
             else { return Redacted(value: body) }
             let redacted = redactPairs(text, kind: .form, target: .bodyField)
             return redacted.didRedact
@@ -35,7 +36,8 @@ extension Redactor {
         let isJSON =
             mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json")
             || (mediaType.isEmpty && Self.looksLikeJSONContainer(body))
-        guard isJSON, mayHoldSecretField(body, escape: Array(#"\u"#.utf8)), let value = try? JSONValue(data: body)
+        guard isJSON, mayHoldSecretField(body, prefilter: ruleIndex.jsonBodyPrefilter),
+            let value = try? JSONValue(data: body)
         else { return Redacted(value: body) }
         var locations: [RedactionLocation] = []
         let redacted = redactJSON(value, path: "$", locations: &locations)
@@ -80,39 +82,17 @@ extension Redactor {
         return "[\"\(escaped)\"]"
     }
 
-    /// Whether a body may hold a field a body field rule covers: it contains, ignoring ASCII case, the fixed text of some rule (``RedactionPattern/requiredText``), or an `escape` (`\u` in JSON, `%` in a form) that could spell a name differently, or a rule has no fixed text.
+    /// Whether a body may hold a field a body field rule covers: it contains, ignoring ASCII case, the fixed
+    /// text of some rule (``RedactionPattern/requiredText``), or an escape (`\u` in JSON, `%` in a form) that
+    /// could spell a name differently (the body kind's `prefilter`), or a rule has no fixed text (no prefilter).
     ///
     /// Lets the common body without any secret-looking name skip parsing.
     ///
-    /// - Complexity: O(body size × rules sharing a first letter), one pass.
-    private func mayHoldSecretField(_ body: Data, escape: [UInt8]) -> Bool {
+    /// - Complexity: O(body size), one pass.
+    private func mayHoldSecretField(_ body: Data, prefilter: NeedleSet?) -> Bool {
         guard ruleIndex.hasBodyFieldRules else { return false }
-        guard let byFirstByte = ruleIndex.bodyFieldNeedlesByFirstByte else { return true }
-        return body.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            let bytes = buffer.bindMemory(to: UInt8.self)
-            let count = bytes.count
-            for index in 0..<count {
-                let byte = Self.asciiLowercase(bytes[index])
-                if bytes[index] == escape[0], index + escape.count <= count,
-                    escape.indices.allSatisfy({ bytes[index + $0] == escape[$0] })
-                {
-                    return true
-                }
-                guard byte < 128 else { continue }
-                for needle in byFirstByte[Int(byte)] where index + needle.count <= count {
-                    var offset = 1
-                    while offset < needle.count, Self.asciiLowercase(bytes[index + offset]) == needle[offset] {
-                        offset += 1
-                    }
-                    if offset == needle.count { return true }
-                }
-            }
-            return false
-        }
-    }
-
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        guard let prefilter else { return true }
+        return body.withUnsafeBytes { prefilter.occurs(in: $0.bindMemory(to: UInt8.self)) }
     }
 
     /// Whether a body without a content type reads as `application/x-www-form-urlencoded`.
@@ -121,16 +101,18 @@ extension Redactor {
     /// count. A HAR entry whose
     /// `postData.mimeType` says "form" but whose headers carry no `Content-Type` is redacted as a form this way.
     static func looksLikeForm(_ body: Data) -> Bool {
-        guard !body.isEmpty, body.count <= 1_048_576, body.contains(UInt8(ascii: "=")) else { return false }
-        return body.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                Array("-._~*%+=&".utf8).contains(byte)
-            }
+        guard !body.isEmpty, body.count <= 1_048_576 else { return false }
+        return body.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return bytes.contains(UInt8(ascii: "=")) && bytes.allSatisfy { formBytes[Int($0)] }
         }
+    }
+
+    /// Whether a byte may appear in what a form encoder writes: letters, digits and `-._~*%+=&`.
+    private static let formBytes: [Bool] = (0..<256).map { value in
+        let byte = UInt8(value)
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (0x30...0x39).contains(byte)
+            || Array("-._~*%+=&".utf8).contains(byte)
     }
 
     /// Whether the first non-blank byte opens an object or array.

@@ -88,28 +88,11 @@ package struct TokenPattern: Sendable {
     }
 
     private static func mayHoldToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            for needle in anyMarkerByFirstByte[Int(bytes[index])] where index + needle.count <= count {
-                var offset = 1
-                while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
-            }
-            index += 1
-        }
-        return false
+        anyMarker.occurs(in: bytes)
     }
 
-    /// Every kind's markers and `\u`, by first byte.
-    private static let anyMarkerByFirstByte: [[[UInt8]]] = {
-        var table: [[[UInt8]]] = Array(repeating: [], count: 256)
-        for needle in all.flatMap(\.markers) + [Array(#"\u"#.utf8)] {
-            guard let first = needle.first else { continue }
-            table[Int(first)].append(needle)
-        }
-        return table
-    }()
+    /// Every kind's markers and `\u`.
+    private static let anyMarker = NeedleSet(all.flatMap(\.markers) + [Array(#"\u"#.utf8)], ignoringASCIICase: false)
 
     /// The patterns the `token.pattern` rule looks for, in the order findings are reported.
     package static let all: [TokenPattern] = [jwt, awsAccessKeyID, googleAPIKey, slackToken, privateKey]
