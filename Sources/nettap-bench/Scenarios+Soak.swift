@@ -26,8 +26,9 @@ import Glibc
 ///
 /// Resources: after the first 10 % (warm-up: the capture log is full and every kind of request has run many
 /// times), once they have all finished, the resident memory, open file descriptors and threads are taken
-/// as the baseline; then the other 90 % run; after the last request and the store's flush, descriptors and threads must come back to it
-/// (idle worker threads get up to 15 s to exit) and resident memory may have grown by less than 20 MiB.
+/// as the baseline; then the other 90 % run; after the last request, the store's flush and the session's
+/// invalidation (so connections kept for reuse, as many as happen to be open, are not counted), descriptors and
+/// threads must come back to it (idle worker threads and connections get up to 15 s to go) and resident memory may have grown by less than 20 MiB.
 /// `scripts/soak` runs it with a fixed glibc mmap threshold (`MALLOC_MMAP_THRESHOLD_`; the first line printed
 /// says which), so resident memory measures what the program holds rather than glibc's arena retention.
 /// Passing means: no wrong body, no failed request, the store sound (`PRAGMA integrity_check`), and those
@@ -170,7 +171,7 @@ struct SoakBench {
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = 16
         configuration.timeoutIntervalForRequest = 120
-        let session =
+        var session: URLSession? =
             direct ? URLSession(configuration: configuration) : interceptor.makeSession(configuration: configuration)
 
         let tally = Tally()
@@ -181,6 +182,7 @@ struct SoakBench {
         var finished = 0
         // Sends requests `range`, `width` at a time, and returns when all of them are done.
         func sendAll(_ range: Range<Int>) async {
+            guard let session else { return }
             var next = range.lowerBound
             await withTaskGroup(of: Void.self) { group in
                 func add(_ index: Int) {
@@ -229,6 +231,9 @@ struct SoakBench {
         let stored = (try? await store.count()) ?? 0
         interceptor.captureLog.removeObserver(storeToken)
         let capturedCount = captured.current
+        // The session goes, as an app's would, and with it the connections it kept for reuse.
+        session?.finishTasksAndInvalidate()
+        session = nil
 
         // Idle worker threads and connections may take a moment to go; wait for them, up to 15 s.
         let reference = baseline ?? Resources.now

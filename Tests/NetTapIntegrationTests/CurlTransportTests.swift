@@ -49,6 +49,27 @@ struct CurlTransportTests {
         #expect(abs(entry.time - entry.timings.total) < 0.001)
     }
 
+    @Test("an app session's connections are closed once the session is invalidated and gone, not before")
+    func connectionsCloseWithTheirSession() async throws {
+        try #require(CurlTransport.shared.isAvailable)
+        let server = try await FaultServer.shared()
+        let id = UUID().uuidString
+        var request = URLRequest(url: server.url(.keepAlive))
+        request.setValue(id, forHTTPHeaderField: HTTPBin.testIDHeader)
+        do {
+            let (interceptor, session) = session(transport: CurlTransport.shared)
+            let (data, _) = try await session.data(for: request)
+            #expect(data == Data("ok".utf8))
+            _ = await interceptor.captureLog.waitForFinished { $0.request.url.path == "/keep-alive" }
+            // The session lives: its connection stays in its pool for the next request.
+            let open = await server.waitForRequests(withTestID: id, count: 2, timeout: .milliseconds(1_500))
+            #expect(open.map(\.method) == ["GET"])
+            session.finishTasksAndInvalidate()
+        }
+        let closed = await server.waitForRequests(withTestID: id, count: 2, timeout: .seconds(10))
+        #expect(closed.map(\.method) == ["GET", "CLOSE"])
+    }
+
     @Test("the URLSession transport says it served the request")
     func urlSessionTransport() async throws {
         let server = try await HTTPBin.shared()

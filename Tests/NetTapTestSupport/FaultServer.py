@@ -86,6 +86,7 @@ class FaultHandler(socketserver.BaseRequestHandler):
         query = {key: values[-1] for key, values in urllib.parse.parse_qs(url.query).items()}
         self.connection = connection
         self.query = query
+        self.test_id = headers.get("x-test-id", "-") or "-"
         fault = FAULTS.get(url.path)
         status = STATUS.get(url.path, 404)
         log(f"{method} {url.path} {url.query} {status} {headers.get('x-test-id', '-') or '-'}")
@@ -187,6 +188,13 @@ class FaultHandler(socketserver.BaseRequestHandler):
             self.send(piece)
             sent += len(piece)
 
+    def keep_alive(self):
+        """A 200 with the body `ok` on a connection kept open; logs `CLOSE` when the client closes it."""
+        head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n"
+        self.send(head.encode("latin-1") + b"ok")
+        self.wait_for_close()
+        log(f"CLOSE /keep-alive  0 {self.test_id}")
+
     def set_cookie(self):
         value = self.query.get("value", "a=1")
         head = self.head(200, [("Content-Type", "text/plain"), ("Content-Length", 2)])
@@ -207,6 +215,7 @@ FAULTS = {
     "/many-headers": FaultHandler.many_headers,
     "/huge": FaultHandler.huge,
     "/set-cookie": FaultHandler.set_cookie,
+    "/keep-alive": FaultHandler.keep_alive,
 }
 
 STATUS = {path: 200 for path in FAULTS}

@@ -50,6 +50,9 @@ public final class FaultServer: Sendable {
         case huge = "/huge"
         /// A 200 with the header `Set-Cookie: value` (`a=1`), sent as UTF-8, and the body `ok`.
         case setCookie = "/set-cookie"
+        /// A 200 with the body `ok` on a connection the server keeps open (no `Connection: close`); when the
+        /// client closes it, the log gets a line `CLOSE /keep-alive` with the request's test id and status 0.
+        case keepAlive = "/keep-alive"
 
         /// The path, such as `/short-body`.
         public var description: String { rawValue }

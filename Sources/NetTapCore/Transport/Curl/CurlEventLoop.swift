@@ -33,6 +33,12 @@ final class CurlEventLoop: @unchecked Sendable {
     private var sockets: [Int32: CurlConnectionPool] = [:]
     private var running: [ObjectIdentifier: CurlExchange] = [:]
     private var thread: Thread?
+    /// When pools of app sessions that are gone are looked for next (monotonic nanoseconds).
+    private var nextSweep: UInt64 = 0
+
+    /// How often, while any pool is open, the loop looks for pools of app sessions that are gone, to close their
+    /// connections (a session going away sends no event NetTap could wait on).
+    static let sweepInterval: UInt64 = 1_000_000_000
 
     private init?() {
         guard curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { return nil }
@@ -68,13 +74,19 @@ final class CurlEventLoop: @unchecked Sendable {
     /// once their last transfer ended.
     func pool(for profile: ForwardingProfile) -> CurlConnectionPool? {
         if let pool = pools[profile] { return pool }
+        closeOrphanedPools()
+        guard let pool = CurlConnectionPool(profile: profile, loop: self) else { return nil }
+        pools[profile] = pool
+        return pool
+    }
+
+    /// Closes the pools of app sessions that are gone and have no transfer left, with their connections, as
+    /// FoundationNetworking closes a session's multi handle when the session goes.
+    private func closeOrphanedPools() {
         for (key, pool) in pools where key.isOrphaned && pool.transferCount == 0 {
             pools[key] = nil
             pool.close()
         }
-        guard let pool = CurlConnectionPool(profile: profile, loop: self) else { return nil }
-        pools[profile] = pool
-        return pool
     }
 
     /// Starts watching the exchange's idle deadline.
@@ -123,6 +135,10 @@ final class CurlEventLoop: @unchecked Sendable {
             let now = CurlClock.now
             for pool in pools.values where pool.isTimerDue(at: now) { pool.timerFired() }
             for exchange in running.values where exchange.isIdleDeadlinePassed(at: now) { exchange.idleTimedOut() }
+            if !pools.isEmpty, now >= nextSweep {
+                closeOrphanedPools()
+                nextSweep = now + Self.sweepInterval
+            }
             // The client calls of this round, one hop per task.
             batch.flush()
         }
@@ -139,9 +155,9 @@ final class CurlEventLoop: @unchecked Sendable {
         for command in commands { command(self) }
     }
 
-    /// Milliseconds until the first pool timer or idle deadline, `-1` when there is none.
+    /// Milliseconds until the first pool timer, idle deadline or sweep, `-1` when there is none.
     private func nextTimeout() -> Int32 {
-        var earliest = UInt64.max
+        var earliest = pools.isEmpty ? UInt64.max : nextSweep
         for pool in pools.values { if let due = pool.timerDeadline { earliest = min(earliest, due) } }
         for exchange in running.values { if let due = exchange.idleDeadline { earliest = min(earliest, due) } }
         guard earliest != .max else { return -1 }
