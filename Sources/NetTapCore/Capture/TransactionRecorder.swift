@@ -22,7 +22,7 @@ package final class TransactionRecorder: Sendable {
         /// The last request redacted and its redaction (made on the recording queue; reused while the request
         /// stays the same, so a request is redacted once, again only if a handler rewrote it or the sent header
         /// fields replaced the app's).
-        var requestRedaction: (of: CapturedRequest, redaction: Redacted<CapturedRequest>)?
+        var requestRedaction: (of: CapturedRequest, redaction: Redactor.RequestRedaction)?
     }
 
     private let log: CaptureLog
@@ -70,9 +70,9 @@ package final class TransactionRecorder: Sendable {
     }
 
     /// The redaction of `request`: the last one made when it was of the same request, else a new one.
-    private func redaction(of request: CapturedRequest) -> Redacted<CapturedRequest> {
+    private func redaction(of request: CapturedRequest) -> Redactor.RequestRedaction {
         if let last = state.withLock({ $0.requestRedaction }), last.of == request { return last.redaction }
-        let made = redactor.redact(request: request)
+        let made = redactor.redaction(of: request)
         state.withLock { $0.requestRedaction = (request, made) }
         return made
     }

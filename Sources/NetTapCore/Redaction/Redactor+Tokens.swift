@@ -14,6 +14,11 @@ extension Redactor {
     ///   - body: The body bytes, if any.
     /// - Returns: The tokens found; empty when none.
     static func tokenValues(url: URL, headers: HTTPHeaders, body: Data?) -> Set<String> {
+        tokenValues(url: url, headers: headers).union(tokenValues(inBody: body))
+    }
+
+    /// The tokens of ``tokenValues(url:headers:body:)`` in a URL and header values only.
+    static func tokenValues(url: URL, headers: HTTPHeaders) -> Set<String> {
         var found: Set<String> = []
         let text = url.absoluteString
         found.formUnion(TokenPattern.allTokens(in: text))
@@ -21,18 +26,17 @@ extension Redactor {
             found.formUnion(TokenPattern.allTokens(in: decoded))
         }
         for field in headers { found.formUnion(TokenPattern.allTokens(in: field.value)) }
-        if let body, !body.isEmpty, TokenPattern.mayHoldToken(body) {
-            if let value = try? JSONValue(data: body) {
-                found.formUnion(
-                    stringLeaves(of: value).reduce(into: Set<String>()) {
-                        $0.formUnion(TokenPattern.allTokens(in: $1))
-                    }
-                )
-            } else if let text = String(data: body, encoding: .utf8) {
-                found.formUnion(TokenPattern.allTokens(in: text))
-            }
-        }
         return found
+    }
+
+    /// The tokens of ``tokenValues(url:headers:body:)`` in a body only.
+    static func tokenValues(inBody body: Data?) -> Set<String> {
+        guard let body, !body.isEmpty, TokenPattern.mayHoldToken(body) else { return [] }
+        if let value = try? JSONValue(data: body) {
+            return stringLeaves(of: value).reduce(into: Set<String>()) { $0.formUnion(TokenPattern.allTokens(in: $1)) }
+        }
+        guard let text = String(data: body, encoding: .utf8) else { return [] }
+        return TokenPattern.allTokens(in: text)
     }
 
     /// Every string in a JSON value, object member names aside.

@@ -40,6 +40,21 @@ extension Redactor {
     /// - Parameter request: The captured request.
     /// - Returns: The redacted request (a rewritten untruncated body gets its new size) and where.
     public func redact(request: CapturedRequest) -> Redacted<CapturedRequest> {
+        redaction(of: request).redacted
+    }
+
+    /// A request's redaction, with the secrets its transaction is swept of.
+    package struct RequestRedaction: Sendable {
+        /// The redacted request and where.
+        package var redacted: Redacted<CapturedRequest>
+        /// The values redaction removed from the request and, when ``Redactor/redactsTokens``, the tokens the
+        /// unredacted request holds.
+        package var secrets: Set<String>
+    }
+
+    /// ``redact(request:)`` with the secrets for the rest of the transaction; a body is searched for tokens
+    /// once when redaction left it as it was (the usual case).
+    package func redaction(of request: CapturedRequest) -> RequestRedaction {
         var result = request
         let url = redact(url: request.url)
         let headers = redact(headers: request.headers)
@@ -52,11 +67,19 @@ extension Redactor {
             locations += redacted.locations
         }
         locations += removeEchoes(of: Self.removedValues(from: request, to: result), from: &result)
+        var originalTokens: Set<String> = []
         if redactsTokens {
-            let tokens = Self.tokenValues(url: result.url, headers: result.headers, body: result.body?.data)
+            let bodyTokens = Self.tokenValues(inBody: request.body?.data)
+            originalTokens = Self.tokenValues(url: request.url, headers: request.headers).union(bodyTokens)
+            let resultBodyTokens =
+                result.body?.data == request.body?.data ? bodyTokens : Self.tokenValues(inBody: result.body?.data)
+            let tokens = Self.tokenValues(url: result.url, headers: result.headers).union(resultBodyTokens)
             locations += removeEchoes(of: tokens, from: &result, kind: .token)
         }
-        return Redacted(value: result, locations: locations)
+        return RequestRedaction(
+            redacted: Redacted(value: result, locations: locations),
+            secrets: Self.removedValues(from: request, to: result).union(originalTokens)
+        )
     }
 
     /// Redacts a captured response: header fields, URL and body.
@@ -64,6 +87,13 @@ extension Redactor {
     /// - Parameter response: The captured response.
     /// - Returns: The redacted response and where.
     public func redact(response: CapturedResponse) -> Redacted<CapturedResponse> {
+        redaction(of: response).redacted
+    }
+
+    /// ``redact(response:)`` with the tokens the unredacted response holds (when ``redactsTokens``; else
+    /// none); a body is searched for tokens once when redaction left it as it was.
+    private func redaction(of response: CapturedResponse) -> (redacted: Redacted<CapturedResponse>, tokens: Set<String>)
+    {
         var result = response
         let headers = redact(headers: response.headers)
         let url = redact(url: response.url)
@@ -75,11 +105,16 @@ extension Redactor {
             result.body = redacted.value
             locations += redacted.locations
         }
+        var originalTokens: Set<String> = []
         if redactsTokens {
-            let tokens = Self.tokenValues(url: result.url, headers: result.headers, body: result.body?.data)
+            let bodyTokens = Self.tokenValues(inBody: response.body?.data)
+            originalTokens = Self.tokenValues(url: response.url, headers: response.headers).union(bodyTokens)
+            let resultBodyTokens =
+                result.body?.data == response.body?.data ? bodyTokens : Self.tokenValues(inBody: result.body?.data)
+            let tokens = Self.tokenValues(url: result.url, headers: result.headers).union(resultBodyTokens)
             locations += removeEchoes(of: tokens, from: &result, kind: .token)
         }
-        return Redacted(value: result, locations: locations)
+        return (Redacted(value: result, locations: locations), originalTokens)
     }
 
     /// Redacts a whole captured transaction: the request, every redirect hop (URL and headers, `Set-Cookie`
@@ -95,7 +130,7 @@ extension Redactor {
     /// - Complexity: O(size of the transaction).
     public func redact(transaction: Transaction) -> Redacted<Transaction> {
         guard isEnabled else { return Redacted(value: transaction) }
-        return redact(transaction: transaction, request: redact(request: transaction.request))
+        return redact(transaction: transaction, request: redaction(of: transaction.request))
     }
 
     /// ``redact(transaction:)`` with the request's redaction already made (the capture redacts a request once,
@@ -103,9 +138,9 @@ extension Redactor {
     ///
     /// - Parameters:
     ///   - transaction: The transaction, unredacted.
-    ///   - request: `redact(request: transaction.request)`.
+    ///   - request: `redaction(of: transaction.request)`.
     /// - Returns: As ``redact(transaction:)``.
-    package func redact(transaction: Transaction, request: Redacted<CapturedRequest>) -> Redacted<Transaction> {
+    package func redact(transaction: Transaction, request: RequestRedaction) -> Redacted<Transaction> {
         var result = transaction
         var locations: [RedactionLocation] = []
         func add(_ found: [RedactionLocation], part: RedactionLocation.Part) {
@@ -115,8 +150,8 @@ extension Redactor {
                 return location
             }
         }
-        result.request = request.value
-        add(request.locations, part: .request)
+        result.request = request.redacted.value
+        add(request.redacted.locations, part: .request)
         for (index, hop) in transaction.redirects.enumerated() {
             let url = redact(url: hop.url)
             let headers = redact(headers: hop.headers)
@@ -124,18 +159,16 @@ extension Redactor {
             result.redirects[index].headers = headers.value
             add(url.locations + headers.locations, part: .redirect(index + 1))
         }
+        var responseTokens: Set<String> = []
         if let response = transaction.response {
-            let redacted = redact(response: response)
-            result.response = redacted.value
-            add(redacted.locations, part: .response)
+            let redacted = redaction(of: response)
+            result.response = redacted.redacted.value
+            responseTokens = redacted.tokens
+            add(redacted.redacted.locations, part: .response)
         }
         // Secrets redacted anywhere in the transaction, found again elsewhere (a server echoing the request's
         // Authorization or password in its body, a token repeated in another header).
-        var secrets = Self.removedValues(from: transaction.request, to: result.request)
-        if redactsTokens {
-            let request = transaction.request
-            secrets.formUnion(Self.tokenValues(url: request.url, headers: request.headers, body: request.body?.data))
-        }
+        var secrets = request.secrets
         for (index, hop) in transaction.redirects.enumerated() {
             secrets.formUnion(
                 Self.removedHeaderValues(original: hop.headers, redacted: result.redirects[index].headers)
@@ -148,11 +181,7 @@ extension Redactor {
             secrets.formUnion(
                 Self.removedBodyValues(original: response.body?.data ?? Data(), redacted: redacted.body?.data ?? Data())
             )
-            if redactsTokens {
-                secrets.formUnion(
-                    Self.tokenValues(url: response.url, headers: response.headers, body: response.body?.data)
-                )
-            }
+            secrets.formUnion(responseTokens)
             add(removeEchoes(of: secrets, from: &redacted), part: .response)
             result.response = redacted
         }
