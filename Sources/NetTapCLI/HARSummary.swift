@@ -184,6 +184,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
         var counts: [Int: Int] = [:]
         for (_, entry) in counted { counts[entry.response.status, default: 0] += 1 }
         statusCounts = Self.statusCounts(counts)
+        let secrets = redactor.secrets(of: entries)
         slowest =
             counted
             .filter { $0.element.time >= 0 }
@@ -193,7 +194,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
                 SlowEntry(
                     index: index,
                     method: entry.request.method,
-                    url: Self.redactedURL(of: entry, with: redactor),
+                    url: redactor.redactedURL(of: entry, sweeping: secrets),
                     status: entry.response.status,
                     httpVersion: entry.negotiatedHTTPVersion,
                     milliseconds: entry.time
@@ -224,18 +225,6 @@ public struct HARSummary: Sendable, Hashable, Codable {
 
     private static func statusCounts(_ counts: [Int: Int]) -> [StatusCount] {
         counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
-    }
-
-    /// An entry's request URL with its secret query items and user-info password redacted, and copies of
-    /// secrets its response revealed (a cookie it set) removed; text that is not a URL is kept.
-    private static func redactedURL(of entry: HAREntry, with redactor: Redactor) -> String {
-        guard redactor.isEnabled, let url = URL(string: entry.request.url) else { return entry.request.url }
-        let exchange = Transaction(
-            request: entry.request.capturedRequest(),
-            response: entry.response.capturedResponse(url: url),
-            timings: Timings(startDate: Date(timeIntervalSince1970: 0))
-        )
-        return redactor.redact(transaction: exchange).value.request.url.absoluteString
     }
 
     private static func sources(of entries: [HAREntry]) -> [SourceCount] {

@@ -163,9 +163,9 @@ public struct MockSaveCommand: Command {
         let entry = document.log.entries[index]
         let place = "$.log.entries[\(index)]"
         let stub: Stub
+        let redactor = redacts ? (environment.configuredRedactor ?? .default) : .disabled
         do {
-            let redactor = redacts ? (environment.configuredRedactor ?? .default) : .disabled
-            stub = try Stub(recording: entry, name: stubName, redactor: redactor)
+            stub = try Stub(recording: entry, name: stubName, redactor: redactor, in: document)
         } catch {
             throw CLIError.failure(command: command, input: "\(harPath): \(place)", message: "\(error)")
         }
@@ -203,13 +203,16 @@ public struct MockSaveCommand: Command {
         let bodySize = entry.response.content.decodedData()?.count ?? 0
         let mimeType = entry.response.content.mimeType.isEmpty ? "" : ", \(entry.response.content.mimeType)"
         var answer = "\(entry.response.status)\(mimeType), \(bodySize) bytes"
+        let shownURL =
+            redacts
+            ? redactor.redactedURL(of: entry, sweeping: redactor.secrets(of: document.log.entries)) : entry.request.url
         if case .single(let response) = stub.responses, let code = response.failure {
             answer = "error \(URLErrorCodeName.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
         }
         environment.standardOutput.write(
             """
             Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(fileNote)
-              request:  \(entry.request.method) \(shown(entry.request.url))
+              request:  \(entry.request.method) \(shownURL)
               match:    \(stub.matcher.description)
               response: \(answer)
               secrets:  \(redacts ? "redacted (use --no-redact to keep them)" : "kept (--no-redact)")
@@ -217,16 +220,6 @@ public struct MockSaveCommand: Command {
             """
         )
         return .success
-    }
-
-    /// A URL as printed: secret query items and a user-info password redacted unless `--no-redact`.
-    private func shown(_ url: String) -> String {
-        Self.shown(url, redacts: redacts)
-    }
-
-    private static func shown(_ url: String, redacts: Bool) -> String {
-        guard redacts, let parsed = URL(string: url) else { return url }
-        return Redactor.default.redact(url: parsed).value.absoluteString
     }
 
     /// The index of the chosen entry.
@@ -278,9 +271,13 @@ public struct MockSaveCommand: Command {
     }
 
     /// `0 GET https://a.example/, 2 GET https://b.example/x`, at most five, then `…`.
+    ///
+    /// URLs are shown as a redacted export shows them unless `--no-redact`.
     private static func list(_ indices: [Int], of entries: [HAREntry], _ redacts: Bool) -> String {
+        let redactor = redacts ? Redactor.default : .disabled
+        let secrets = redactor.secrets(of: entries)
         let shown = indices.prefix(5).map {
-            "\($0) \(entries[$0].request.method) \(Self.shown(entries[$0].request.url, redacts: redacts))"
+            "\($0) \(entries[$0].request.method) \(redactor.redactedURL(of: entries[$0], sweeping: secrets))"
         }
         return shown.joined(separator: ", ") + (indices.count > 5 ? ", …" : "")
     }

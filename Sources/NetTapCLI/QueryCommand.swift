@@ -183,7 +183,7 @@ public struct QueryCommand: Command {
             let stored = try await store.transactions(matching: query)
             let transactions =
                 environment.configuredRedactor.map { redactor in
-                    stored.map { redactor.redact(transaction: $0).value }
+                    redactor.redact(transactions: stored).map(\.value)
                 } ?? stored
             environment.standardOutput.write(Self.text(transactions, matching: total, file: path))
             return .success

@@ -20,7 +20,7 @@ extension HARDocument {
     ///   - redactor: What is redacted; `Redactor.default` by default, `Redactor.disabled` to keep everything.
     /// - Complexity: O(total size of the transactions' bodies and hops).
     public init(transactions: [Transaction], creator: HARCreator = .netTap, redactor: Redactor = .default) {
-        let redacted = transactions.map { redactor.redact(transaction: $0).value }
+        let redacted = redactor.redact(transactions: transactions).map(\.value)
         self.init(
             log: HARLog(
                 creator: creator.recordingRedaction(redactor.isEnabled),

@@ -72,6 +72,8 @@ extension Stub {
     ///   - entry: The HAR entry.
     ///   - name: The stub's name; `METHOD /path` by default.
     ///   - redactor: Replaces secrets as in the transaction initializer; `Redactor.default` by default.
+    ///   - document: The HAR document the entry comes from, if known: a value redacted in any of its entries (a
+    ///     session cookie another response set) is also replaced wherever it appears in this one.
     ///
     /// An entry without a response (status 0) becomes a stub that fails with the recorded network error: the
     /// `URLError` code of a NetTap export's `_netTap.error`, or the code matching Chrome's `_error`
@@ -80,7 +82,12 @@ extension Stub {
     /// → `networkConnectionLost`).
     /// - Throws: ``MockingError/notSavable(_:reason:)`` when the entry has no response and no such error, an
     ///   unparsable URL, or a body whose base64 does not decode (the stub would answer without it).
-    public init(recording entry: HAREntry, name: String? = nil, redactor: Redactor = .default) throws {
+    public init(
+        recording entry: HAREntry,
+        name: String? = nil,
+        redactor: Redactor = .default,
+        in document: HARDocument? = nil
+    ) throws {
         let target = "\(entry.request.method) \(entry.request.url)"
         guard let url = URL(string: entry.request.url), url.host != nil else {
             throw MockingError.notSavable(target, reason: "its URL cannot be parsed")
@@ -111,7 +118,13 @@ extension Stub {
         }
         // Redacted as a whole transaction, so request secrets echoed in the response are gone too, and copies
         // of secrets the response revealed are gone from the URL the stub matches.
-        let redacted = redactor.redact(transaction: entry.transaction()).value
+        let transaction = entry.transaction()
+        let known = document.map { redactor.secrets(of: $0.log.entries) } ?? []
+        let redacted = redactor.redact(
+            transaction: transaction,
+            request: redactor.redaction(of: transaction.request),
+            sweeping: known
+        ).redacted.value
         let recorded = redacted.response
         let headers = HTTPHeaders(
             (recorded?.headers ?? HTTPHeaders()).filter { !$0.name.hasPrefix(":") }

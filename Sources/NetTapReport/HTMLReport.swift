@@ -242,20 +242,37 @@ public struct HTMLReport: Sendable {
     public static let contentSecurityPolicy =
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
-    /// Redacts every transaction, on all cores (redaction is the largest part of the rendering time), calling
-    /// `progress` with the fraction done after each chunk.
+    /// Redacts every transaction as one document (`Redactor.redact(transactions:)`: a value redacted in one is
+    /// redacted wherever it appears in the others), on all cores (redaction is the largest part of the rendering
+    /// time), calling `progress` with the fraction done after each chunk of the first pass.
     private static func redact(
         _ transactions: [Transaction],
         with redactor: Redactor,
         progress: @escaping @Sendable (Double) -> Void
     ) -> [Transaction] {
+        guard redactor.isEnabled else {
+            progress(1)
+            return transactions
+        }
         let chunkSize = 256
         let chunkCount = (transactions.count + chunkSize - 1) / chunkSize
+        let count = transactions.count
+        @Sendable func range(of chunk: Int) -> Range<Int> { chunk * chunkSize..<min(count, (chunk + 1) * chunkSize) }
+        let passes = ChunkResults<[Redactor.TransactionRedaction]>(count: chunkCount)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let done = passes.set(chunk, transactions[range(of: chunk)].map(redactor.redactionPass(of:)))
+            progress(Double(done) / Double(chunkCount))
+        }
+        let firstPasses = passes.values()
+        let secrets = firstPasses.reduce(into: Set<String>()) { all, chunk in
+            for pass in chunk { all.formUnion(pass.secrets) }
+        }
         let results = ChunkResults<[Transaction]>(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let range = chunk * chunkSize..<min(transactions.count, (chunk + 1) * chunkSize)
-            let done = results.set(chunk, transactions[range].map { redactor.redact(transaction: $0).value })
-            progress(Double(done) / Double(chunkCount))
+            let completed = zip(transactions[range(of: chunk)], firstPasses[chunk]).map { transaction, pass in
+                redactor.completing(pass, of: transaction, sweeping: secrets).value
+            }
+            _ = results.set(chunk, completed)
         }
         return results.values().flatMap { $0 }
     }

@@ -57,7 +57,32 @@ extension Redactor {
 
     /// Redacts the values of a `Cookie` (`a=1; b=2`) or `Set-Cookie` (`a=1; Path=/`, several possibly joined by
     /// `", "` as Foundation joins repeated fields) header value.
+    ///
+    /// A value of several lines (Firefox's HAR export and several HAR generators write every `Set-Cookie` of a
+    /// response into one value, one cookie per line) is redacted line by line, line breaks kept.
     private func redactCookies(in value: String, header: String, locations: inout [RedactionLocation]) -> String {
+        Self.mappingLines(of: value) { redactCookieLine($0, header: header, locations: &locations) }
+    }
+
+    /// Applies `transform` to each line of `value` (lines end at LF, CR or CRLF) and joins the results with the
+    /// original line breaks.
+    static func mappingLines(of value: String, _ transform: (String) -> String) -> String {
+        guard value.contains(where: \.isNewline) else { return transform(value) }
+        var result = ""
+        var line = ""
+        for character in value {
+            if character.isNewline {
+                result += transform(line)
+                result.append(character)
+                line = ""
+            } else {
+                line.append(character)
+            }
+        }
+        return result + transform(line)
+    }
+
+    private func redactCookieLine(_ value: String, header: String, locations: inout [RedactionLocation]) -> String {
         let blanket = isSecret(header, at: .header)
         func redactPair(_ pair: Substring) -> String {
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }

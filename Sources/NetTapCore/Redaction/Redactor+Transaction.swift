@@ -133,6 +133,50 @@ extension Redactor {
         return redact(transaction: transaction, request: redaction(of: transaction.request))
     }
 
+    /// Redacts the transactions of one capture or HAR document together: each as ``redact(transaction:)``, and
+    /// then every value redacted in any of them is also replaced wherever it appears in the others (a session
+    /// cookie one response set, copied into a later request's URL or a `Location` header).
+    ///
+    /// - Parameter transactions: The transactions, unredacted, in any order.
+    /// - Returns: Each redacted transaction and where, in the same order.
+    /// - Complexity: one pass over every transaction, and a second over those holding a value another one
+    ///   redacted.
+    public func redact(transactions: [Transaction]) -> [Redacted<Transaction>] {
+        guard isEnabled else { return transactions.map { Redacted(value: $0) } }
+        let passes = transactions.map(redactionPass(of:))
+        let secrets = passes.reduce(into: Set<String>()) { $0.formUnion($1.secrets) }
+        return zip(transactions, passes).map { completing($1, of: $0, sweeping: secrets) }
+    }
+
+    /// The first pass of ``redact(transactions:)`` over one transaction: its own redaction and its secrets.
+    package struct TransactionRedaction: Sendable {
+        /// The request's redaction.
+        package var request: RequestRedaction
+        /// The transaction redacted on its own.
+        package var redacted: Redacted<Transaction>
+        /// The values redacted in it (and, when ``Redactor/redactsTokens``, its tokens).
+        package var secrets: Set<String>
+    }
+
+    /// ``redact(transaction:)`` with the values it redacted, for ``completing(_:of:sweeping:)``.
+    package func redactionPass(of transaction: Transaction) -> TransactionRedaction {
+        let request = redaction(of: transaction.request)
+        let once = redact(transaction: transaction, request: request, sweeping: [])
+        return TransactionRedaction(request: request, redacted: once.redacted, secrets: once.secrets)
+    }
+
+    /// The second pass of ``redact(transactions:)``: the transaction redacted again, also sweeping the values
+    /// other transactions redacted (`secrets`, of every transaction of the document), when it may hold any.
+    package func completing(
+        _ pass: TransactionRedaction,
+        of transaction: Transaction,
+        sweeping secrets: Set<String>
+    ) -> Redacted<Transaction> {
+        let others = secrets.subtracting(pass.secrets)
+        guard !others.isEmpty else { return pass.redacted }
+        return redact(transaction: transaction, request: pass.request, sweeping: others).redacted
+    }
+
     /// ``redact(transaction:)`` with the request's redaction already made (the capture redacts a request once,
     /// then the rest of the transaction at each event).
     ///
@@ -141,6 +185,16 @@ extension Redactor {
     ///   - request: `redaction(of: transaction.request)`.
     /// - Returns: As ``redact(transaction:)``.
     package func redact(transaction: Transaction, request: RequestRedaction) -> Redacted<Transaction> {
+        redact(transaction: transaction, request: request, sweeping: []).redacted
+    }
+
+    /// ``redact(transaction:request:)`` that also replaces `known` (values redacted elsewhere in the same capture
+    /// or document) wherever they appear, and returns the values this transaction redacted.
+    package func redact(
+        transaction: Transaction,
+        request: RequestRedaction,
+        sweeping known: Set<String>
+    ) -> (redacted: Redacted<Transaction>, secrets: Set<String>) {
         var result = transaction
         var locations: [RedactionLocation] = []
         func add(_ found: [RedactionLocation], part: RedactionLocation.Part) {
@@ -176,17 +230,21 @@ extension Redactor {
             if redactsTokens { secrets.formUnion(Self.tokenValues(url: hop.url, headers: hop.headers, body: nil)) }
         }
         let requestSecrets = secrets
-        if let response = transaction.response, var redacted = result.response {
+        if let response = transaction.response, let redacted = result.response {
             secrets.formUnion(Self.removedHeaderValues(original: response.headers, redacted: redacted.headers))
             secrets.formUnion(
                 Self.removedBodyValues(original: response.body?.data ?? Data(), redacted: redacted.body?.data ?? Data())
             )
             secrets.formUnion(responseTokens)
+        }
+        let own = secrets
+        secrets.formUnion(known)
+        if var redacted = result.response {
             add(removeEchoes(of: secrets, from: &redacted), part: .response)
             result.response = redacted
         }
-        // A secret the response or a hop revealed (a cookie it set, a token in its body) that the request
-        // carried under another name (`/response-headers?Set-Cookie=sid%3D…`). Replay still matches: a
+        // A secret the response, a hop or another transaction revealed (a cookie it set, a token in its body) that
+        // the request carried under another name (`/response-headers?Set-Cookie=sid%3D…`). Replay still matches: a
         // cassette's recorded query value with the placeholder stands for any text.
         let revealed = secrets.subtracting(requestSecrets)
         if !revealed.isEmpty {
@@ -204,7 +262,7 @@ extension Redactor {
         }
         locations += removeSecrets(secrets, fromNotesOf: &result)
         result.redactions += locations.filter { !transaction.redactions.contains($0) }
-        return Redacted(value: result, locations: locations)
+        return (Redacted(value: result, locations: locations), own)
     }
 
     /// Replaces secret query items and copies of `secrets` in what handlers wrote about a transaction:

@@ -18,10 +18,18 @@ package enum SetCookieReader {
     /// The cookies `HTTPCookie.cookies(withResponseHeaderFields:for:)` reads from `value` for `url`.
     ///
     /// - Parameters:
-    ///   - value: One `Set-Cookie` field value (several cookies may be folded into it with commas).
+    ///   - value: One `Set-Cookie` field value (several cookies may be folded into it with commas, or written one
+    ///     per line, as Firefox's HAR export and several HAR generators do; each line is read on its own).
     ///   - url: The response's URL: the default domain and path of the cookies.
     /// - Returns: The cookies, in the order of the field; none when the field holds no `name=value`.
     package static func cookies(in value: String, for url: URL) -> [HTTPCookie] {
+        guard !value.contains(where: \.isNewline) else {
+            return value.split(whereSeparator: \.isNewline).flatMap { cookies(inLine: String($0), for: url) }
+        }
+        return cookies(inLine: value, for: url)
+    }
+
+    private static func cookies(inLine value: String, for url: URL) -> [HTTPCookie] {
         let read = { (text: String) in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": text], for: url) }
         #if canImport(FoundationNetworking)
         if let safe = NameSafeField(value) { return read(safe.text).map(safe.restore) }

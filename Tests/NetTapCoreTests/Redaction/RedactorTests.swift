@@ -81,6 +81,21 @@ struct RedactorTests {
         )
     }
 
+    @Test("Set-Cookie and Cookie values of several lines (Firefox's HAR export) are redacted on every line")
+    func multilineCookies() {
+        let setCookie = "sid=s3cr3t-1; Path=/\nsession=s3cr3t-2; HttpOnly; Secure\r\nprefs=s3cr3t-3\rlast=s3cr3t-4"
+        let result = redactor.redact(headers: ["Set-Cookie": setCookie, "Cookie": "a=s3cr3t-5;\nb=s3cr3t-6"])
+        #expect(
+            result.value["Set-Cookie"]
+                == "sid=[redacted]; Path=/\nsession=[redacted]; HttpOnly; Secure\r\nprefs=[redacted]\rlast=[redacted]"
+        )
+        #expect(result.value["Cookie"] == "a=[redacted];\nb=[redacted]")
+        #expect(result.locations.count == 6)
+        let narrow = Redactor(rules: [.cookie("session")]).redact(headers: ["Set-Cookie": setCookie])
+        #expect(narrow.value["Set-Cookie"]?.contains("session=[redacted]; HttpOnly") == true)
+        #expect(narrow.value["Set-Cookie"]?.contains("sid=s3cr3t-1") == true)
+    }
+
     @Test("a cookie exception keeps that cookie; a cookie rule works without the header rule")
     func cookieExceptionsAndRules() {
         let excepting = redactor.excepting([.cookie("theme")])
