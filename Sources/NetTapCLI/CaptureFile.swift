@@ -22,6 +22,7 @@ enum CaptureFile {
     /// - Parameters:
     ///   - path: The path as typed.
     ///   - command: The command name for error lines.
+    ///   - strict: Whether a HAR file with values read leniently is refused (`--strict`).
     ///   - environment: Working directory and standard error (for the progress bar).
     /// - Returns: The transactions, sorted by start (ties in file order).
     /// - Throws: ``CLIError`` (exit 1) naming the file: missing, not a HAR (with the JSON path or line), or not a
@@ -29,6 +30,7 @@ enum CaptureFile {
     static func transactions(
         _ path: String,
         command: String,
+        strict: Bool = false,
         in environment: CommandEnvironment
     ) async throws(CLIError) -> [Transaction] {
         let url = environment.fileURL(path)
@@ -58,17 +60,7 @@ enum CaptureFile {
                 throw CLIError.failure(command: command, input: path, message: QueryCommand.message(error))
             }
         } else {
-            let document: HARDocument
-            do {
-                document = try HARDocument.load(contentsOf: url)
-            } catch {
-                let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-                throw CLIError.failure(
-                    command: command,
-                    input: path,
-                    message: place.isEmpty ? error.message : "\(place): \(error.message)"
-                )
-            }
+            let document = try HARInput.load(url, path: path, command: command, strict: strict, in: environment)
             progress.update(0.5)
             transactions = document.transactions()
         }

@@ -38,6 +38,7 @@ public struct MockSaveCommand: Command {
                 help: "The scenario to add the stub to (created when missing); the base stubs by default."
             ),
             OptionSpec(names: ["--name"], valueName: "STUB_NAME", help: "The stub's name; 'METHOD /path' by default."),
+            HARInput.strictOption,
             OptionSpec(
                 names: ["--no-redact"],
                 help: "Keeps secrets (Authorization, cookies, tokens) in the stub instead of redacting them."
@@ -82,6 +83,8 @@ public struct MockSaveCommand: Command {
     public var stubName: String?
     /// Whether secrets are redacted.
     public var redacts: Bool
+    /// Whether a HAR file with values read leniently is refused (`--strict`).
+    public var strict: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -129,6 +132,7 @@ public struct MockSaveCommand: Command {
         scenario = arguments.value("--scenario")
         stubName = arguments.value("--name")
         redacts = !arguments.has("--no-redact")
+        strict = arguments.has("--strict")
         if mocksPath.isEmpty {
             throw CLIError.usage(command: Self.spec.name, input: "--to \"\"", message: "must name a file")
         }
@@ -148,17 +152,7 @@ public struct MockSaveCommand: Command {
         if let reason = Formatting.unreadableFileReason(harURL) {
             throw CLIError.failure(command: command, input: harPath, message: reason)
         }
-        let document: HARDocument
-        do {
-            document = try HARDocument.load(contentsOf: harURL)
-        } catch {
-            let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(
-                command: command,
-                input: harPath,
-                message: place.isEmpty ? error.message : "\(place): \(error.message)"
-            )
-        }
+        let document = try HARInput.load(harURL, path: harPath, command: command, strict: strict, in: environment)
         let index = try chooseEntry(in: document.log.entries)
         let entry = document.log.entries[index]
         let place = "$.log.entries[\(index)]"

@@ -27,6 +27,7 @@ public struct ReportCommand: Command {
         ],
         options: [
             OptionSpec(names: ["--json"], help: "Prints the summary as JSON instead of text."),
+            HARInput.strictOption,
             OptionSpec(
                 names: ["--audit"],
                 help: "Also runs NetTap's audit rules (secrets over http, tokens in URLs, insecure cookies, "
@@ -80,6 +81,8 @@ public struct ReportCommand: Command {
     public var audits: Bool
     /// Whether URLs are redacted (no `--no-redact`).
     public var redacts: Bool
+    /// Whether a HAR file with values read leniently is refused (`--strict`).
+    public var strict: Bool
     /// Where to write the HTML report (`--html`), as typed; `nil` for none.
     public var htmlPath: String?
 
@@ -105,6 +108,7 @@ public struct ReportCommand: Command {
             slowestLimit = 10
         }
         redacts = !arguments.has("--no-redact")
+        strict = arguments.has("--strict")
     }
 
     /// Reads the file and prints the summary.
@@ -130,14 +134,14 @@ public struct ReportCommand: Command {
         let progress = ProgressBar("reading \(fileURL.lastPathComponent)", output: environment.standardError)
         defer { progress.finish() }
         if Self.isSQLite(fileURL) {
-            let stored = try await CaptureFile.transactions(path, command: "report", in: environment)
+            let stored = try await CaptureFile.transactions(path, command: "report", strict: strict, in: environment)
             // Not redacted here: the summary redacts what it prints, and the audit must see what was captured.
             document = HARDocument(transactions: stored, redactor: .disabled)
             transactions = stored
         } else {
             // Decoding reports no progress: the bar ticks with the time elapsed.
             progress.update(0, step: "decoding")
-            document = try loadHAR(fileURL)
+            document = try HARInput.load(fileURL, path: path, command: "report", strict: strict, in: environment)
         }
         progress.update(0.6, step: audits ? "summarizing and auditing" : "summarizing")
         var summary = HARSummary(
@@ -173,20 +177,6 @@ public struct ReportCommand: Command {
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         return header == Data("SQLite format 3\u{0}".utf8)
-    }
-
-    private func loadHAR(_ fileURL: URL) throws(CLIError) -> HARDocument {
-        do {
-            return try HARDocument.load(contentsOf: fileURL)
-        } catch {
-            // Name the file as typed; the HAR error adds where in it (JSON path, or line and column).
-            let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
-            throw CLIError.failure(
-                command: "report",
-                input: path,
-                message: place.isEmpty ? error.message : "\(place): \(error.message)"
-            )
-        }
     }
 
     /// The text form of a summary.

@@ -23,6 +23,7 @@ public struct StatsCommand: Command {
             PositionalSpec(name: "FILE.(har|sqlite)", help: "The HAR 1.2 file, or NetTap SQLite store, to read.")
         ],
         options: [
+            HARInput.strictOption,
             OptionSpec(
                 names: ["--by"],
                 valueName: "host|time|minute",
@@ -68,6 +69,8 @@ public struct StatsCommand: Command {
 
     /// The file, as typed.
     public var path: String
+    /// Whether a HAR file with values read leniently is refused (`--strict`).
+    public var strict: Bool
     /// The grouping.
     public var grouping: Grouping
     /// The longest `--bucket`, in seconds (about 31 years); longer ones could not be counted in milliseconds.
@@ -83,6 +86,7 @@ public struct StatsCommand: Command {
     ///   or `--bucket` with `--by host` or `--by minute`.
     public init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
+        strict = arguments.has("--strict")
         let by = arguments.value("--by")
         var bucket: Double?
         if let text = arguments.value("--bucket") {
@@ -129,7 +133,7 @@ public struct StatsCommand: Command {
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the file when it cannot be read.
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
-        let transactions = try await CaptureFile.transactions(path, command: "stats", in: environment)
+        let transactions = try await CaptureFile.transactions(path, command: "stats", strict: strict, in: environment)
         let statistics = Self.statistics(of: transactions, bucketSeconds: bucketSeconds)
         environment.standardOutput.write(Self.text(statistics, grouping: grouping, file: path))
         return .success

@@ -29,8 +29,8 @@ public struct HARCache: Codable, Sendable, Hashable {
     /// - Throws: `DecodingError` when a cache entry is malformed.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
-        beforeRequest = try container.optional(HARCacheEntry.self, "beforeRequest")
-        afterRequest = try container.optional(HARCacheEntry.self, "afterRequest")
+        beforeRequest = container.lenientOptional(HARCacheEntry.self, "beforeRequest")
+        afterRequest = container.lenientOptional(HARCacheEntry.self, "afterRequest")
         comment = try container.lenientString("comment")
     }
 

@@ -57,7 +57,7 @@ public struct HARCookie: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         name = try container.required("name", container.lenientString)
-        value = try container.lenientString("value") ?? ""
+        value = try container.lenientText("value") ?? ""
         path = try container.lenientString("path")
         domain = try container.lenientString("domain")
         expires = try container.lenientString("expires")

@@ -3,10 +3,15 @@ import NetTapCore
 
 /// Turns HAR bytes into a ``HARDocument`` and every failure into a ``HARError`` that names the place.
 enum HARDecoding {
-    static func decode(_ data: Data, source: String) throws(HARError) -> HARDocument {
+    static func decode(_ data: Data, source: String, warnings: inout [HARWarning]) throws(HARError) -> HARDocument {
         let json = JSONSyntaxDiagnosis.strippingByteOrderMark(data)
+        let log = HARWarningLog()
         do {
-            return try JSONDecoder().decode(HARDocument.self, from: json)
+            let document = try HARWarningLog.$current.withValue(log) {
+                try JSONDecoder().decode(HARDocument.self, from: json)
+            }
+            warnings = log.warnings
+            return document
         } catch let error as DecodingError {
             throw harError(for: error, data: json, source: source)
         } catch {

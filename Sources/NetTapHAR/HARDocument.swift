@@ -56,6 +56,23 @@ public struct HARDocument: Codable, Sendable, Hashable {
     /// - Throws: ``HARError`` naming the file when it cannot be read, is not JSON (with line and column)
     ///   or is not a HAR document (with the JSON path).
     public static func load(contentsOf url: URL) throws(HARError) -> HARDocument {
+        var warnings: [HARWarning] = []
+        return try load(contentsOf: url, warnings: &warnings)
+    }
+
+    /// Reads a HAR file, reporting what was read leniently.
+    ///
+    /// A value NetTap can coerce or do without never rejects the file: a string written as an array or an
+    /// object, a list or an object of the wrong kind, an entry without `response` (read as no response) or an
+    /// entry that cannot be read at all is coerced or left out, and `warnings` gets one ``HARWarning`` each,
+    /// with its JSON path. Only a file that is not HAR (not JSON, no `log`, no `entries` array) is refused.
+    ///
+    /// - Parameters:
+    ///   - url: A file URL.
+    ///   - warnings: Set to the warnings, in file order; empty for a file read as written.
+    /// - Returns: The document.
+    /// - Throws: ``HARError`` as ``load(contentsOf:)`` does.
+    public static func load(contentsOf url: URL, warnings: inout [HARWarning]) throws(HARError) -> HARDocument {
         let name = url.lastPathComponent
         let data: Data
         do {
@@ -63,7 +80,23 @@ public struct HARDocument: Codable, Sendable, Hashable {
         } catch {
             throw HARError(source: name, path: "", message: "cannot read file: \(error.reason)")
         }
-        return try decode(data, source: name)
+        return try decode(data, source: name, warnings: &warnings)
+    }
+
+    /// Reads a HAR file that must be read as written, as a cassette a test replays: a value
+    /// ``load(contentsOf:warnings:)`` would read leniently is an error here, so no entry is silently left out.
+    ///
+    /// - Parameter url: A file URL.
+    /// - Returns: The document.
+    /// - Throws: ``HARError`` as ``load(contentsOf:)`` does, or naming the first value that is not as HAR 1.2
+    ///   writes it (its JSON path and what is wrong).
+    public static func loadStrictly(contentsOf url: URL) throws(HARError) -> HARDocument {
+        var warnings: [HARWarning] = []
+        let document = try load(contentsOf: url, warnings: &warnings)
+        if let first = warnings.first {
+            throw HARError(source: url.lastPathComponent, path: first.path, message: first.problem)
+        }
+        return document
     }
 
     /// Decodes HAR JSON; a leading UTF-8 byte-order mark is skipped.
@@ -75,7 +108,27 @@ public struct HARDocument: Codable, Sendable, Hashable {
     /// - Throws: ``HARError`` with line and column for invalid JSON, or with the JSON path of the value
     ///   that is missing or has an unusable type.
     public static func decode(_ data: Data, source: String) throws(HARError) -> HARDocument {
-        try HARDecoding.decode(data, source: source)
+        var warnings: [HARWarning] = []
+        return try decode(data, source: source, warnings: &warnings)
+    }
+
+    /// Decodes HAR JSON as ``decode(_:source:)`` does, reporting what was read leniently as
+    /// ``load(contentsOf:warnings:)`` does.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes, UTF-8 JSON.
+    ///   - source: The name used in errors, usually the file name.
+    ///   - warnings: Set to the warnings, in file order.
+    /// - Returns: The document.
+    /// - Throws: ``HARError`` as ``decode(_:source:)`` does.
+    public static func decode(
+        _ data: Data,
+        source: String,
+        warnings: inout [HARWarning]
+    ) throws(HARError)
+        -> HARDocument
+    {
+        try HARDecoding.decode(data, source: source, warnings: &warnings)
     }
 
     /// The document as pretty-printed JSON with sorted keys, as HAR 1.2 with every required field.

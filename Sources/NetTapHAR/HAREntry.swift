@@ -83,9 +83,15 @@ public struct HAREntry: Codable, Sendable, Hashable {
         pageref = try container.lenientString("pageref")
         startedDateTime = try container.lenientString("startedDateTime") ?? ""
         request = try container.required("request") { try container.optional(HARRequest.self, $0) }
-        response = try container.required("response") { try container.optional(HARResponse.self, $0) }
-        cache = try container.optional(HARCache.self, "cache") ?? HARCache()
-        timings = try container.optional(HARTimings.self, "timings") ?? HARTimings()
+        if container.isAbsent("response") {
+            // A trimmed export, or a request still pending when the file was written.
+            HARWarningLog.warn(at: container.codingPath, "missing \"response\"", "read as no response (status 0)")
+            response = HARResponse.noResponse(error: nil)
+        } else {
+            response = try container.required("response") { try container.optional(HARResponse.self, $0) }
+        }
+        cache = container.lenientOptional(HARCache.self, "cache") ?? HARCache()
+        timings = container.lenientOptional(HARTimings.self, "timings") ?? HARTimings()
         time = try container.lenientDouble("time") ?? timings.total
         serverIPAddress = try container.lenientString("serverIPAddress")
         connection = try container.lenientString("connection")

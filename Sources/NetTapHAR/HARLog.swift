@@ -52,10 +52,10 @@ public struct HARLog: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         version = try container.lenientString("version") ?? "1.2"
-        creator = try container.optional(HARCreator.self, "creator") ?? HARCreator(name: "", version: "")
-        browser = try container.optional(HARCreator.self, "browser")
+        creator = container.lenientOptional(HARCreator.self, "creator") ?? HARCreator(name: "", version: "")
+        browser = container.lenientOptional(HARCreator.self, "browser")
         pages = try container.list(HARPage.self, "pages")
-        entries = try container.required("entries") { try container.optional([HAREntry].self, $0) }
+        entries = try container.required("entries") { try container.elements(HAREntry.self, $0) }
         comment = try container.lenientString("comment")
         customFields = container.customFields()
     }

@@ -49,7 +49,7 @@ public struct HARPage: Codable, Sendable, Hashable {
         startedDateTime = try container.lenientString("startedDateTime") ?? ""
         id = try container.required("id", container.lenientString)
         title = try container.lenientString("title") ?? ""
-        pageTimings = try container.optional(HARPageTimings.self, "pageTimings") ?? HARPageTimings()
+        pageTimings = container.lenientOptional(HARPageTimings.self, "pageTimings") ?? HARPageTimings()
         comment = try container.lenientString("comment")
         customFields = container.customFields()
     }

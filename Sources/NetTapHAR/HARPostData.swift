@@ -129,7 +129,7 @@ public struct HARPostParameter: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         name = try container.required("name", container.lenientString)
-        value = try container.lenientString("value")
+        value = try container.lenientText("value")
         fileName = try container.lenientString("fileName")
         contentType = try container.lenientString("contentType")
         comment = try container.lenientString("comment")

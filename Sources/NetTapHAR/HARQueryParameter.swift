@@ -28,7 +28,7 @@ public struct HARQueryParameter: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         name = try container.required("name", container.lenientString)
-        value = try container.lenientString("value") ?? ""
+        value = try container.lenientText("value") ?? ""
         comment = try container.lenientString("comment")
     }
 

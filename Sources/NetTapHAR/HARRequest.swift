@@ -77,7 +77,7 @@ public struct HARRequest: Codable, Sendable, Hashable {
         cookies = try container.list(HARCookie.self, "cookies")
         headers = try container.list(HARHeader.self, "headers")
         queryString = try container.list(HARQueryParameter.self, "queryString")
-        postData = try container.optional(HARPostData.self, "postData")
+        postData = container.lenientOptional(HARPostData.self, "postData")
         headersSize = try container.lenientInt("headersSize") ?? -1
         bodySize = try container.lenientInt("bodySize") ?? -1
         comment = try container.lenientString("comment")

@@ -79,7 +79,7 @@ public struct HARResponse: Codable, Sendable, Hashable {
         httpVersion = try container.lenientString("httpVersion") ?? ""
         cookies = try container.list(HARCookie.self, "cookies")
         headers = try container.list(HARHeader.self, "headers")
-        content = try container.optional(HARContent.self, "content") ?? HARContent(size: 0, mimeType: "")
+        content = container.lenientOptional(HARContent.self, "content") ?? HARContent(size: 0, mimeType: "")
         redirectURL = try container.lenientString("redirectURL") ?? ""
         headersSize = try container.lenientInt("headersSize") ?? -1
         bodySize = try container.lenientInt("bodySize") ?? -1

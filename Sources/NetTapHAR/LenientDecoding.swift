@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// Lenient readers for HAR fields: real exporters write numbers as strings, `null` for absent values and
 /// leave out fields the spec requires. These readers accept that and throw `DecodingError` only when a
@@ -11,7 +12,8 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         return (try? decodeNil(forKey: codingKey)) ?? false
     }
 
-    /// A string, or `nil` when absent or `null`; numbers and booleans are turned into their JSON spelling.
+    /// A string, or `nil` when absent or `null`; numbers and booleans are turned into their JSON spelling, any
+    /// other value reads as unknown (`nil`) with a ``HARWarning``.
     func lenientString(_ key: String) throws -> String? {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
@@ -19,13 +21,40 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         if let value = try? decode(Bool.self, forKey: codingKey) { return value ? "true" : "false" }
         if let value = try? decode(Int.self, forKey: codingKey) { return String(value) }
         if let value = try? decode(Double.self, forKey: codingKey) { return String(value) }
-        throw DecodingError.typeMismatch(
-            String.self,
-            .init(codingPath: codingPath + [codingKey], debugDescription: "expected a string")
-        )
+        unusable(codingKey, expected: "a string")
+        return nil
     }
 
-    /// A number, or `nil` when absent, `null` or an empty string; strings holding a number are accepted.
+    /// The text of a header, cookie, query or form value: as ``lenientString(_:)``, and also an array of strings
+    /// as its strings one per line (several header lines, as some exporters write them) and any other value as
+    /// its JSON text, both with a ``HARWarning``.
+    func lenientText(_ key: String) throws -> String? {
+        guard !isAbsent(key) else { return nil }
+        let codingKey = HARCodingKey(key)
+        if let value = try? decode(String.self, forKey: codingKey) { return value }
+        if let value = try? decode(Bool.self, forKey: codingKey) { return value ? "true" : "false" }
+        if let value = try? decode(Int.self, forKey: codingKey) { return String(value) }
+        if let value = try? decode(Double.self, forKey: codingKey) { return String(value) }
+        if let lines = try? decode([String].self, forKey: codingKey) {
+            let count = "\(lines.count) string\(lines.count == 1 ? "" : "s")"
+            HARWarningLog.warn(
+                at: codingPath + [codingKey],
+                "expected a string, found an array of \(count)",
+                "joined, one per line"
+            )
+            return lines.joined(separator: "\n")
+        }
+        let value = try decode(HARValue.self, forKey: codingKey)
+        HARWarningLog.warn(
+            at: codingPath + [codingKey],
+            "expected a string, found \(value.kindDescription)",
+            "read as its JSON text"
+        )
+        return (try? value.data()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// A number, or `nil` when absent, `null` or an empty string; strings holding a number are accepted, and any
+    /// other value reads as unknown (`nil`) with a ``HARWarning``.
     func lenientDouble(_ key: String) throws -> Double? {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
@@ -35,25 +64,23 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
             if trimmed.isEmpty { return nil }
             if let value = Double(trimmed), value.isFinite { return value }
         }
-        throw DecodingError.typeMismatch(
-            Double.self,
-            .init(codingPath: codingPath + [codingKey], debugDescription: "expected a number")
-        )
+        unusable(codingKey, expected: "a number")
+        return nil
     }
 
-    /// A whole number; accepts numbers with a zero fraction and strings holding a number (rounded).
+    /// A whole number; accepts numbers with a zero fraction and strings holding a number (rounded); out of
+    /// range, unknown (`nil`) with a ``HARWarning``.
     func lenientInt(_ key: String) throws -> Int? {
         guard let value = try lenientDouble(key) else { return nil }
         guard value.magnitude < 9e15 else {
-            throw DecodingError.typeMismatch(
-                Int.self,
-                .init(codingPath: codingPath + [HARCodingKey(key)], debugDescription: "number out of range")
-            )
+            HARWarningLog.warn(at: codingPath + [HARCodingKey(key)], "number out of range", "read as unknown")
+            return nil
         }
         return Int(value.rounded())
     }
 
-    /// A boolean; accepts `"true"`/`"false"` strings and the numbers 0 and 1.
+    /// A boolean; accepts `"true"`/`"false"` strings and the numbers 0 and 1; any other value reads as unknown
+    /// (`nil`) with a ``HARWarning``.
     func lenientBool(_ key: String) throws -> Bool? {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
@@ -68,21 +95,99 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         if let number = try? decode(Double.self, forKey: codingKey), number == 0 || number == 1 {
             return number == 1
         }
-        throw DecodingError.typeMismatch(
-            Bool.self,
-            .init(codingPath: codingPath + [codingKey], debugDescription: "expected a boolean")
-        )
+        unusable(codingKey, expected: "a boolean")
+        return nil
+    }
+
+    /// Records that a value was left out: `expected …, found …; read as unknown`.
+    private func unusable(_ codingKey: HARCodingKey, expected: String) {
+        let found = (try? decode(HARValue.self, forKey: codingKey))?.kindDescription ?? "an unreadable value"
+        HARWarningLog.warn(at: codingPath + [codingKey], "expected \(expected), found \(found)", "read as unknown")
     }
 
     /// A nested value; `nil` when absent or `null`.
+    ///
+    /// A value that cannot be read throws (use
+    /// ``lenientOptional(_:_:)`` for what NetTap can do without).
     func optional<T: Decodable>(_ type: T.Type, _ key: String) throws -> T? {
         guard !isAbsent(key) else { return nil }
         return try decode(type, forKey: HARCodingKey(key))
     }
 
+    /// A nested value NetTap can do without; `nil` when absent or `null`, and `nil` with a ``HARWarning`` when
+    /// it cannot be read (`cache` written as `[]`).
+    func lenientOptional<T: Decodable>(_ type: T.Type, _ key: String) -> T? {
+        do {
+            return try optional(type, key)
+        } catch {
+            let found = try? decode(HARValue.self, forKey: HARCodingKey(key))
+            let path = codingPath + [HARCodingKey(key)]
+            HARWarningLog.warn(at: path, Self.reason(error, at: path, found: found), "left out")
+            return nil
+        }
+    }
+
     /// An array; `[]` when absent or `null`.
+    ///
+    /// Not an array: `[]` with a ``HARWarning``; an element that cannot be read is left out with one.
     func list<T: Decodable>(_ type: T.Type, _ key: String) throws -> [T] {
-        try optional([T].self, key) ?? []
+        guard !isAbsent(key) else { return [] }
+        let codingKey = HARCodingKey(key)
+        guard var elements = try? nestedUnkeyedContainer(forKey: codingKey) else {
+            let found = (try? decode(HARValue.self, forKey: codingKey))?.kindDescription ?? "an unreadable value"
+            HARWarningLog.warn(at: codingPath + [codingKey], "expected an array, found \(found)", "left out")
+            return []
+        }
+        return Self.readElements(T.self, from: &elements)
+    }
+
+    /// An array that must be one (`log.entries`): `nil` when absent or `null`, throws when it is not an array;
+    /// an element that cannot be read is left out with a ``HARWarning``.
+    func elements<T: Decodable>(_ type: T.Type, _ key: String) throws -> [T]? {
+        guard !isAbsent(key) else { return nil }
+        var elements = try nestedUnkeyedContainer(forKey: HARCodingKey(key))
+        return Self.readElements(T.self, from: &elements)
+    }
+
+    /// The elements of an array, each that cannot be read left out with a ``HARWarning``.
+    static func readElements<T: Decodable>(_ type: T.Type, from elements: inout any UnkeyedDecodingContainer) -> [T] {
+        var read: [T] = []
+        while !elements.isAtEnd {
+            let path = elements.codingPath + [HARIndexKey(elements.currentIndex)]
+            do {
+                read.append(try elements.decode(T.self))
+            } catch {
+                // A failed decode does not move past the element: reading it as any JSON value does.
+                let found = try? elements.decode(HARValue.self)
+                HARWarningLog.warn(at: path, reason(error, at: path, found: found), "left out")
+                if found == nil { break }
+            }
+        }
+        return read
+    }
+
+    /// A decoding error as a warning's text (`missing required field "url" at $.log.entries[0].request`,
+    /// `expected an object, found an array`), `found` being the value at `path` that could not be read.
+    static func reason(_ error: any Error, at path: [any CodingKey], found: HARValue?) -> String {
+        let place = { (codingPath: [any CodingKey]) -> String in
+            let text = JSONPath.path(codingPath)
+            return text == JSONPath.path(path) ? "" : " at \(text)"
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return "missing required field \"\(key.stringValue)\"\(place(context.codingPath))"
+        case .typeMismatch(let type, let context)?:
+            let name = String(describing: type)
+            let expected =
+                name.hasPrefix("Array") ? "an array" : name.hasPrefix("Dictionary") ? "an object" : "another value"
+            let isHere = place(context.codingPath).isEmpty
+            let kind = isHere ? found.map { ", found \($0.kindDescription)" } ?? "" : ""
+            return "expected \(expected)\(place(context.codingPath))\(kind)"
+        case .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+            return "unusable value\(place(context.codingPath))"
+        default:
+            return "cannot be read: \(error)"
+        }
     }
 
     /// A field the entry cannot do without: throws `keyNotFound` when absent or `null`.
@@ -106,6 +211,16 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         }
         return fields
     }
+}
+
+/// An array index in a coding path (`[3]`), for warnings about elements.
+struct HARIndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { intValue.map(String.init) ?? "" }
+
+    init(_ index: Int) { intValue = index }
+    init?(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
 }
 
 extension KeyedEncodingContainer where Key == HARCodingKey {

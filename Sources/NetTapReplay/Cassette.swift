@@ -40,10 +40,15 @@ public struct Cassette: Sendable, Hashable {
     ///
     /// - Parameter url: A file URL of a HAR 1.2 file (a UTF-8 byte-order mark is accepted).
     /// - Returns: The cassette.
+    /// Read strictly (`HARDocument.loadStrictly(contentsOf:)`): an entry the lenient reading would leave out or
+    /// coerce is an error, so a replay never misses a recorded entry silently and recording never rewrites the
+    /// file without it.
+    ///
     /// - Throws: `HARError` naming the file and, for invalid JSON, the line and column, or for a value that is
-    ///   missing or unusable, its JSON path (`api.har: $.log.entries[2].request: missing required field "url"`).
+    ///   missing or unusable, its JSON path (`api.har: $.log.entries[2]: missing required field "url" at
+    ///   $.log.entries[2].request`).
     public static func load(contentsOf url: URL) throws(HARError) -> Cassette {
-        Cassette(document: try HARDocument.load(contentsOf: url))
+        Cassette(document: try HARDocument.loadStrictly(contentsOf: url))
     }
 
     /// Appends the HAR entries of a transaction: one per redirect hop, then the final request's

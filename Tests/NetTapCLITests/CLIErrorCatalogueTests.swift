@@ -106,7 +106,7 @@ private let mistakes: [CLIMistake] = [
         exitCode: .failure
     ),
     CLIMistake(
-        arguments: ["stats", "status.har"],
+        arguments: ["stats", "--strict", "status.har"],
         input: "status.har",
         place: "$.log.entries[3].response.status",
         hint: "expected a number, found an object",

@@ -8,18 +8,20 @@ struct HARDecodingErrorTests {
         try HARDocument.decode(Data(json.utf8), source: "test.har")
     }
 
-    @Test("A missing required field is named with its JSON path")
+    @Test("An entry missing a required field is left out with a warning naming its JSON path")
     func missingURL() throws {
-        let error = try #require(throws: HARError.self) {
-            try decode(#"{"log":{"entries":[{"request":{"method":"GET"},"response":{"status":200}}]}}"#)
-        }
-        #expect(error.path == "$.log.entries[0].request")
-        #expect(error.message == #"missing required field "url""#)
-        #expect(error.line == nil)
-        #expect(error.description == #"test.har: $.log.entries[0].request: missing required field "url""#)
+        var warnings: [HARWarning] = []
+        let json = #"{"log":{"entries":[{"request":{"method":"GET"},"response":{"status":200}}]}}"#
+        let document = try HARDocument.decode(Data(json.utf8), source: "test.har", warnings: &warnings)
+        #expect(document.log.entries.isEmpty)
+        #expect(
+            warnings.map(\.description) == [
+                #"$.log.entries[0]: missing required field "url" at $.log.entries[0].request; left out"#
+            ]
+        )
     }
 
-    @Test("A value of the wrong type is named with its JSON path")
+    @Test("A value of the wrong type is named with its JSON path; the entry that needs it is left out")
     func wrongType() throws {
         let json = #"""
             {"log":{"entries":[
@@ -27,9 +29,13 @@ struct HARDecodingErrorTests {
               {"request":{"method":"GET","url":"http://a/"},"response":{"status":{"code":200}}}
             ]}}
             """#
-        let error = try #require(throws: HARError.self) { try decode(json) }
-        #expect(error.path == "$.log.entries[1].response.status")
-        #expect(error.message == "expected a number, found an object")
+        var warnings: [HARWarning] = []
+        let document = try HARDocument.decode(Data(json.utf8), source: "test.har", warnings: &warnings)
+        #expect(document.log.entries.count == 1)
+        #expect(warnings.first?.path == "$.log.entries[1].response.status")
+        #expect(warnings.first?.problem == "expected a number, found an object")
+        #expect(warnings.first?.resolution == "read as unknown")
+        #expect(warnings.last?.path == "$.log.entries[1]")
     }
 
     @Test("A document without log, or not an object, is rejected at the root")

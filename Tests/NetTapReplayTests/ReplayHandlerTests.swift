@@ -261,7 +261,7 @@ struct ReplayHandlerTests {
         #expect {
             _ = try ReplayHandler(cassette: file, mode: .once)
         } throws: { error in
-            "\(error)" == #"bad.har: $.log.entries[0].request: missing required field "url""#
+            "\(error)" == #"bad.har: $.log.entries[0]: missing required field "url" at $.log.entries[0].request"#
         }
         try Data("{".utf8).write(to: file)
         #expect(throws: HARError.self) { _ = try Cassette.load(contentsOf: file) }

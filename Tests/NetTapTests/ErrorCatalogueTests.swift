@@ -359,33 +359,16 @@ struct ErrorCatalogueTests {
         await add("HARError", input: "broken.har", place: "broken.har:1:22", hint: #"close the array with "]""#) {
             _ = try HARDocument.decode(Data(#"{"log": {"entries": [}"#.utf8), source: "broken.har")
         }
-        let fourEntries = #"""
-            {"log": {"entries": [
-              {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}},
-              {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}},
-              {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}},
-              {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": {"code": 200}}}
-            ]}}
-            """#
-        await add(
-            "HARError",
-            input: "status.har",
-            place: "$.log.entries[3].response.status",
-            hint: "expected a number, found an object"
-        ) {
-            _ = try HARDocument.decode(Data(fourEntries.utf8), source: "status.har")
+        // An entry NetTap cannot read (a status that is an object, a request without url) is left out with a
+        // warning (`HARDocument.load(contentsOf:warnings:)`); only what is not HAR is an error.
+        await add("HARError", input: "log.har", place: "$.log", hint: "expected an object, found a string") {
+            _ = try HARDocument.decode(Data(#"{"log": "entries"}"#.utf8), source: "log.har")
         }
         await add("HARError", input: "entries.har", place: "$.log.entries", hint: "expected an array, found a number") {
             _ = try HARDocument.decode(Data(#"{"log": {"entries": 5}}"#.utf8), source: "entries.har")
         }
-        await add(
-            "HARError",
-            input: "url.har",
-            place: "$.log.entries[0].request",
-            hint: #"missing required field "url""#
-        ) {
-            let json = #"{"log": {"entries": [{"request": {"method": "GET"}, "response": {"status": 200}}]}}"#
-            _ = try HARDocument.decode(Data(json.utf8), source: "url.har")
+        await add("HARError", input: "noentries.har", place: "$.log", hint: #"missing required field "entries""#) {
+            _ = try HARDocument.decode(Data(#"{"log": {"pages": []}}"#.utf8), source: "noentries.har")
         }
         await add("HARError", input: "empty.har", place: "empty.har:1:1", hint: "the file is empty") {
             _ = try HARDocument.decode(Data(), source: "empty.har")
