@@ -61,11 +61,17 @@ public final class CaptureLog: Sendable {
 
     /// What the interceptor's recorders redact before a transaction reaches this log (``Interceptor/redactor``).
     ///
-    /// Read once per transaction, when its recording starts.
+    /// Read once per transaction, when its recording starts. Setting it forgets ``secrets``.
     package var redactor: Redactor {
         get { state.withLock { $0.redactor } }
-        set { state.withLock { $0.redactor = newValue } }
+        set {
+            state.withLock { $0.redactor = newValue }
+            secrets.removeAll()
+        }
     }
+
+    /// The values redacted in this log's transactions so far, swept from every later one.
+    package let secrets = CaptureSecrets()
 
     /// The kept transactions, oldest first.
     /// - Complexity: O(n) in the number kept.
@@ -82,13 +88,14 @@ public final class CaptureLog: Sendable {
         return state.withLock { $0.byID[id] }
     }
 
-    /// Removes every kept transaction (observers and streams stay).
+    /// Removes every kept transaction (observers and streams stay) and forgets the values redacted in them.
     public func removeAll() {
         settle()
         state.withLock { state in
             state.order = []
             state.byID = [:]
         }
+        secrets.removeAll()
     }
 
     /// Adds an observer; it receives every later event.

@@ -64,9 +64,17 @@ package final class TransactionRecorder: Sendable {
     /// A snapshot as the log may keep it: redacted, reusing the request's redaction when there is one.
     ///
     /// Runs on the recording queue.
+    ///
+    /// Values earlier transactions of the log redacted are swept too, and this one's join them.
     private func recordable(_ transaction: Transaction) -> Transaction {
         guard redactor.isEnabled else { return transaction }
-        return redactor.redact(transaction: transaction, request: redaction(of: transaction.request)).value
+        let result = redactor.redact(
+            transaction: transaction,
+            request: redaction(of: transaction.request),
+            sweeping: log.secrets.current
+        )
+        log.secrets.add(result.secrets)
+        return result.redacted.value
     }
 
     /// The redaction of `request`: the last one made when it was of the same request, else a new one.

@@ -51,6 +51,38 @@ struct CaptureRedactionTests {
         return request
     }
 
+    @Test("a cookie value one response set is redacted where a later request of the capture carries it again")
+    func laterTransactionsSwept() async throws {
+        let interceptor = Interceptor()
+        let sessionID = "sess-\(UUID().uuidString.prefix(8))"
+        interceptor.transport = FakeTransport { request in
+            let isLogin = request.url?.path == "/login"
+            return HTTPResponse(
+                statusCode: 200,
+                headers: isLogin
+                    ? ["Set-Cookie": "sid=\(sessionID); Path=/\nprefs=dark-mode-on"] : ["Content-Type": "text/plain"],
+                url: request.url,
+                body: .string(isLogin ? "welcome" : "seen \(sessionID)")
+            )
+        }
+        let session = jarlessSession(interceptor)
+        defer { session.finishTasksAndInvalidate() }
+        _ = try await session.data(for: URLRequest(url: try #require(URL(string: "http://capture.invalid/login"))))
+        _ = await interceptor.captureLog.waitForFinished { $0.request.url.path == "/login" }
+        let later = try #require(URL(string: "http://capture.invalid/track?visit=\(sessionID)&page=2"))
+        let (body, _) = try await session.data(for: URLRequest(url: later))
+        #expect(String(decoding: body, as: UTF8.self) == "seen \(sessionID)", "the app gets the real answer")
+        let captured = await interceptor.captureLog.waitForFinished { $0.request.url.path == "/track" }
+        let text = String(decoding: try JSONEncoder().encode(captured), as: UTF8.self)
+        #expect(!text.contains(sessionID))
+        #expect(captured.request.url.query?.contains("page=2") == true)
+        // Forgotten with the log's transactions: a new capture starts without them.
+        interceptor.captureLog.removeAll()
+        _ = try await session.data(for: URLRequest(url: later))
+        let fresh = await interceptor.captureLog.waitForFinished { $0.request.url.path == "/track" }
+        #expect(fresh.request.url.query?.contains(sessionID) == true)
+    }
+
     @Test("the capture log, its events and observers hold redacted transactions; the app gets the real response")
     func capturedRedacted() async throws {
         let interceptor = interceptor()
