@@ -16,7 +16,8 @@ import NetTapHAR
 ///   body as transferred), 0 when neither is known. HAR uses −1 for "unknown"; unknown sizes are ignored, not
 ///   subtracted. Taking the larger counts a NetTap export of a large download fully: NetTap keeps the first
 ///   bytes of a long body, writes the size of the text kept as `content.size` (so `text` and `size` agree for
-///   strict HAR readers) and the full decoded size as `bodySize`.
+///   strict HAR readers) and the full decoded size as `bodySize`. A body NetTap redacted or cut has its size as
+///   received in its `_netTap.bodies` record, which wins: a redacted text may be longer or shorter than the body.
 /// - **bytes out**: `request.bodySize` when ≥ 0, else the UTF-8 length of `request.postData.text`, else 0.
 /// - **failed**: entries with `response.status` 0 (no response: blocked, aborted, network error).
 /// - **HTTP errors**: entries with `response.status` ≥ 400 (4xx and 5xx together); they are not failures, and
@@ -261,13 +262,14 @@ public struct HARSummary: Sendable, Hashable, Codable {
         return sortedValues[min(max(rank, 1), sortedValues.count) - 1]
     }
 
-    /// The response bytes of one entry: the larger of `content.size` and `bodySize`, 0 when both are unknown
-    /// (−1 in HAR).
+    /// The response bytes of one entry: the size NetTap's record gives for a body whose text it redacted or cut
+    /// (`_netTap.bodies`), else the larger of `content.size` and `bodySize`, 0 when both are unknown (−1 in HAR).
     ///
     /// - Parameter entry: The entry.
     /// - Returns: Bytes, never negative.
     public static func bytesIn(_ entry: HAREntry) -> Int64 {
-        max(0, Int64(entry.response.content.size), Int64(entry.response.bodySize))
+        if let size = entry.netTap?.bodies?.responseSize { return max(0, size) }
+        return max(0, Int64(entry.response.content.size), Int64(entry.response.bodySize))
     }
 
     /// The request body bytes of one entry: `bodySize`, else the length of `postData.text`, else 0.
@@ -275,6 +277,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
     /// - Parameter entry: The entry.
     /// - Returns: Bytes, never negative.
     public static func bytesOut(_ entry: HAREntry) -> Int64 {
+        if let size = entry.netTap?.bodies?.requestSize { return max(0, size) }
         let bodySize = Int64(entry.request.bodySize)
         if bodySize >= 0 { return bodySize }
         return Int64(entry.request.postData?.text?.utf8.count ?? 0)

@@ -107,10 +107,23 @@ extension HAREntry {
         let error = record.map(\.error) ?? derivedError()
         let state =
             record?.state.flatMap(Transaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
+        var capturedResponse = response.capturedResponse(url: responseURL)
+        if let bodies = record?.bodies {
+            captured.body = captured.body.map {
+                Self.sized($0, total: bodies.requestSize, truncated: bodies.requestTruncated)
+            }
+            if let body = capturedResponse?.body {
+                capturedResponse?.body = Self.sized(
+                    body,
+                    total: bodies.responseSize,
+                    truncated: bodies.responseTruncated
+                )
+            }
+        }
         return Transaction(
             id: record?.id.flatMap(UUID.init(uuidString:)) ?? UUID(),
             request: captured,
-            response: response.capturedResponse(url: responseURL),
+            response: capturedResponse,
             redirects: record?.redirects?.map(RedirectHop.init(record:)) ?? [],
             timings: milestones,
             error: error,
@@ -121,6 +134,12 @@ extension HAREntry {
             redactions: record?.redactions ?? [],
             wire: wireDetails(record: record?.wire)
         )
+    }
+
+    /// A body with the size and truncation a NetTap record gives (the text written may be redacted).
+    private static func sized(_ body: CapturedBody, total: Int64?, truncated: Bool?) -> CapturedBody {
+        guard let total else { return body }
+        return CapturedBody(data: body.data, totalByteCount: total, isTruncated: truncated ?? false)
     }
 
     /// The error of another tool's status-0 entry.
@@ -186,6 +205,7 @@ extension HARNetTapRecord {
             responseURL = url.absoluteString
         }
         wire = transaction.wire.map(Wire.init(details:))
+        bodies = Bodies(request: transaction.request.body, response: transaction.response?.body)
     }
 }
 

@@ -60,9 +60,45 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     /// `_securityDetails`: the transport, protocol, server port, connection reuse, exact phases and the full TLS
     /// details (``Wire``); `nil` for handler answers.
     public var wire: Wire?
+    /// The sizes of bodies whose written text is not the whole body as sent or received (redaction rewrote it, or
+    /// the capture's byte limit cut it); `nil` when every body was written whole.
+    public var bodies: Bodies?
 
     /// Creates an empty record.
     public init() {}
+
+    /// Body sizes HAR 1.2 cannot carry: `content.size` is the length of the text written, and a redacted body's
+    /// text differs from what was received.
+    public struct Bodies: Codable, Sendable, Hashable {
+        /// The request body's size in bytes as sent.
+        public var requestSize: Int64?
+        /// Whether the request's `postData.text` is only the body's first bytes.
+        public var requestTruncated: Bool?
+        /// The response body's size in bytes as received (decoded).
+        public var responseSize: Int64?
+        /// Whether the response's `content.text` is only the body's first bytes.
+        public var responseTruncated: Bool?
+
+        /// Creates the record of the bodies that are not written whole; `nil` when both are.
+        ///
+        /// - Parameters:
+        ///   - request: The request body, if any.
+        ///   - response: The response body, if any.
+        public init?(request: CapturedBody?, response: CapturedBody?) {
+            func isWhole(_ body: CapturedBody?) -> Bool {
+                body.map { !$0.isTruncated && Int64($0.data.count) == $0.totalByteCount } ?? true
+            }
+            guard !isWhole(request) || !isWhole(response) else { return nil }
+            if let request, !isWhole(request) {
+                requestSize = request.totalByteCount
+                requestTruncated = request.isTruncated
+            }
+            if let response, !isWhole(response) {
+                responseSize = response.totalByteCount
+                responseTruncated = response.isTruncated
+            }
+        }
+    }
 
     /// One redirect hop.
     public struct Redirect: Codable, Sendable, Hashable {

@@ -23,6 +23,8 @@ extension HARRequest {
             }
             if body.isTruncated {
                 notes.append("body truncated: kept the first \(body.data.count) of \(body.totalByteCount) bytes")
+            } else if Int64(body.data.count) != body.totalByteCount {
+                notes.append("body redacted: the text is the redacted copy of the \(body.totalByteCount) bytes sent")
             }
             postData = HARPostData(
                 mimeType: mimeType,

@@ -26,6 +26,9 @@ extension HARResponse {
             content.encoding = coded.isBase64 ? "base64" : nil
             if body.isTruncated {
                 content.comment = "body truncated: kept the first \(body.data.count) of \(body.totalByteCount) bytes"
+            } else if Int64(body.data.count) != body.totalByteCount {
+                content.comment =
+                    "body redacted: the text is the redacted copy of the \(body.totalByteCount) bytes received"
             }
             bodySize = response.headers.contains(name: "Content-Encoding") ? -1 : Int(body.totalByteCount)
         }

@@ -189,22 +189,53 @@ public struct CapturedResponse: Sendable, Hashable, Codable {
 }
 
 /// A body kept up to a byte limit, with its full size.
+///
+/// Redaction rewrites ``data`` (a password replaced by `[redacted]`) and keeps ``totalByteCount``: sizes are the
+/// sizes of what was sent and received, whatever redaction replaced.
 public struct CapturedBody: Sendable, Hashable, Codable {
-    /// The bytes kept: the first `min(totalByteCount, limit)` bytes.
+    /// The bytes kept: the first `min(totalByteCount, limit)` bytes, secrets replaced when redacted.
     public var data: Data
-    /// The full body size in bytes, also when ``data`` was truncated.
+    /// The full body size in bytes as sent or received, also when ``data`` was truncated or redacted.
     public var totalByteCount: Int64
-
-    /// Whether ``data`` holds fewer bytes than the body had.
-    public var isTruncated: Bool { Int64(data.count) < totalByteCount }
+    /// Whether ``data`` holds only the body's first bytes (the capture's byte limit cut it).
+    public var isTruncated: Bool
 
     /// Creates a captured body.
     /// - Parameters:
     ///   - data: The bytes kept.
     ///   - totalByteCount: The full size in bytes; defaults to `data.count`.
-    public init(data: Data, totalByteCount: Int64? = nil) {
+    ///   - isTruncated: Whether `data` is only the first bytes; by default, whether it is shorter than
+    ///     `totalByteCount`.
+    public init(data: Data, totalByteCount: Int64? = nil, isTruncated: Bool? = nil) {
+        let total = totalByteCount ?? Int64(data.count)
         self.data = data
-        self.totalByteCount = totalByteCount ?? Int64(data.count)
+        self.totalByteCount = total
+        self.isTruncated = isTruncated ?? (Int64(data.count) < total)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case data, totalByteCount, isTruncated
+    }
+
+    /// Decodes a body; one encoded without `isTruncated` (before NetTap kept sizes through redaction) is truncated
+    /// when its data is shorter than its size.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when `data` or `totalByteCount` is missing or unusable.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let data = try container.decode(Data.self, forKey: .data)
+        let total = try container.decode(Int64.self, forKey: .totalByteCount)
+        self.init(
+            data: data,
+            totalByteCount: total,
+            isTruncated: try container.decodeIfPresent(Bool.self, forKey: .isTruncated)
+        )
+    }
+
+    /// The same body with `data` rewritten (by redaction): size and truncation stay those of the body.
+    package func replacingData(with data: Data) -> CapturedBody {
+        CapturedBody(data: data, totalByteCount: totalByteCount, isTruncated: isTruncated)
     }
 }
 

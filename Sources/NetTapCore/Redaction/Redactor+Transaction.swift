@@ -38,7 +38,7 @@ extension Redactor {
     /// Redacts a captured request: URL, header fields and body.
     ///
     /// - Parameter request: The captured request.
-    /// - Returns: The redacted request (a rewritten untruncated body gets its new size) and where.
+    /// - Returns: The redacted request (a rewritten body keeps its size as sent) and where.
     public func redact(request: CapturedRequest) -> Redacted<CapturedRequest> {
         redaction(of: request).redacted
     }
@@ -320,7 +320,7 @@ extension Redactor {
         }
         locations += removeEchoes(of: secrets, from: &request.headers, kind: kind)
         if let body = request.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
-            request.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
+            request.body = body.replacingData(with: swept)
             locations.append(RedactionLocation(kind: kind, name: "body"))
         }
         return locations
@@ -341,7 +341,7 @@ extension Redactor {
         }
         locations += removeEchoes(of: secrets, from: &response.headers, kind: kind)
         if let body = response.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
-            response.body = CapturedBody(data: swept, totalByteCount: body.isTruncated ? body.totalByteCount : nil)
+            response.body = body.replacingData(with: swept)
             locations.append(RedactionLocation(kind: kind, name: "body"))
         }
         return locations
@@ -365,11 +365,10 @@ extension Redactor {
         return locations
     }
 
-    /// Redacts a captured body; an untruncated body that changed gets its new size.
+    /// Redacts a captured body; a rewritten body keeps the size and truncation of the body as sent or received.
     private func redact(body: CapturedBody, contentType: String?) -> Redacted<CapturedBody> {
         let redacted = redact(body: body.data, contentType: contentType)
         guard redacted.didRedact else { return Redacted(value: body) }
-        let total = body.isTruncated ? body.totalByteCount : Int64(redacted.value.count)
-        return Redacted(value: CapturedBody(data: redacted.value, totalByteCount: total), locations: redacted.locations)
+        return Redacted(value: body.replacingData(with: redacted.value), locations: redacted.locations)
     }
 }
