@@ -99,7 +99,7 @@ extension AuditHandler {
                         severity,
                         at: location,
                         "Basic credentials (a user name and password, only base64-encoded) are sent over plaintext "
-                            + "http to \(list.host)",
+                            + "http to \(list.host); \(list.exposure("them"))",
                         ["kind": "basic"]
                     )
                 } else {
@@ -108,7 +108,7 @@ extension AuditHandler {
                         severity,
                         at: location,
                         "the \(field.name) header (\(scheme) credentials) is sent over plaintext http to "
-                            + "\(list.host); anyone on the network path can read and replay it",
+                            + "\(list.host); \(list.exposure("it"))",
                         ["kind": scheme.lowercased()]
                     )
                 }
@@ -121,8 +121,7 @@ extension AuditHandler {
                     .plaintextCredentials,
                     severity,
                     at: location,
-                    "cookies are sent over plaintext http to \(list.host); anyone on the network path can read and "
-                        + "replay them",
+                    "cookies are sent over plaintext http to \(list.host); \(list.exposure("them"))",
                     ["kind": "cookie", "cookies": names.joined(separator: ", ")]
                 )
             } else if secrets.isSecret(field.name, at: .header) {
@@ -130,7 +129,8 @@ extension AuditHandler {
                     .plaintextCredentials,
                     severity,
                     at: location,
-                    "the \(field.name) header, a credential by its name, is sent over plaintext http to \(list.host)",
+                    "the \(field.name) header, a credential by its name, is sent over plaintext http to \(list.host); "
+                        + list.exposure("it"),
                     ["kind": "header"]
                 )
             }
@@ -156,7 +156,8 @@ extension AuditHandler {
                 .plaintextCredentials,
                 list.plaintextSeverity,
                 at: value.location,
-                "the \(place) \(name), a credential by its name, is sent over plaintext http to \(list.host)",
+                "the \(place) \(name), a credential by its name, is sent over plaintext http to \(list.host); "
+                    + list.exposure("it"),
                 ["kind": isQuery ? "query" : "body"]
             )
         }
@@ -292,6 +293,8 @@ struct FindingList {
     let shownURL: String
     /// `low` for a loopback host, `high` otherwise.
     let plaintextSeverity: Finding.Severity
+    /// Whether the request goes to this machine (`localhost`, `127.0.0.0/8`, `::1`).
+    let isLoopback: Bool
     private(set) var findings: [Finding] = []
     private var seen: Set<String> = []
 
@@ -299,7 +302,18 @@ struct FindingList {
         self.disabled = disabled
         host = url.host ?? ""
         shownURL = Self.shown(url)
-        plaintextSeverity = LoopbackHost.contains(host) ? .low : .high
+        isLoopback = LoopbackHost.contains(host)
+        plaintextSeverity = isLoopback ? .low : .high
+    }
+
+    /// Who can read a secret sent in plaintext, for the finding's text: why a loopback host's finding is `low`.
+    ///
+    /// - Parameter pronoun: `it` or `them`, for the secret.
+    /// - Returns: The clause that ends the finding's message.
+    func exposure(_ pronoun: String) -> String {
+        guard isLoopback else { return "anyone on the network path can read and replay \(pronoun)" }
+        return "\(host) is this machine (loopback), so this is low: nobody else sees \(pronoun) here, but sent to any "
+            + "other host, anyone on the network path could read and replay \(pronoun)"
     }
 
     mutating func add(

@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapHAR
+import NetTapReport
 
 /// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest entries.
 ///
@@ -39,8 +40,8 @@ import NetTapHAR
 public struct HARSummary: Sendable, Hashable, Codable {
     /// The statistics of one host (or of all entries, in ``HARSummary/total``).
     public struct HostStatistics: Sendable, Hashable, Codable {
-        /// The host name, with `:port` when the URL names a port; `(all)` in the total, `(invalid URL)` for URLs
-        /// without a host.
+        /// The host name, with `:port` when the URL names a port; `(all)` in the total, `(no host)` for URLs
+        /// without a host or text that is not a URL (`FlowStatistics.noHost`).
         public var host: String
         /// The number of transactions (redirect hop entries are not counted).
         public var requests: Int
@@ -298,10 +299,6 @@ public struct HARSummary: Sendable, Hashable, Codable {
     }
 
     private static func host(of url: String) -> String {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
-            return "(invalid URL)"
-        }
-        if let port = components.port { return "\(host):\(port)" }
-        return host
+        FlowStatistics.host(of: url)
     }
 }

@@ -194,7 +194,8 @@ public struct MockSaveCommand: Command {
             : replaces
                 ? " (replacing the stub of that name; \(stubCount) stub\(stubCount == 1 ? "" : "s") there)"
                 : " (\(stubCount) stubs there now)"
-        let bodySize = entry.response.content.decodedData()?.count ?? 0
+        let carriesBody = RecordedStub.carriesBody(method: entry.request.method, statusCode: entry.response.status)
+        let bodySize = carriesBody ? entry.response.content.decodedData()?.count ?? 0 : 0
         let mimeType = entry.response.content.mimeType.isEmpty ? "" : ", \(entry.response.content.mimeType)"
         var answer = "\(entry.response.status)\(mimeType), \(bodySize) bytes"
         let shownURL =

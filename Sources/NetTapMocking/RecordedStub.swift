@@ -6,13 +6,19 @@ import FoundationNetworking
 #endif
 
 /// Turns a request and its real response into a stub: "save as mock".
-enum RecordedStub {
+package enum RecordedStub {
     /// Header fields never kept in a recorded stub: they describe the transfer, not the answer
     /// (`Content-Encoding`: bodies are decoded; `Content-Length`: set from the body when answering;
     /// `Transfer-Encoding`: the stub sends a body of known length).
     ///
     /// `Connection` is kept: the app saw it on the real answer, and a cassette replays it too.
     static let transferHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
+
+    /// Whether an answer may have a body: HTTP forbids one in a 1xx, 204 or 304 answer and in the answer to HEAD
+    /// (RFC 9110 §6.4.1, §9.3.2).
+    package static func carriesBody(method: String, statusCode: Int) -> Bool {
+        !(method.uppercased() == "HEAD" || (100..<200).contains(statusCode) || statusCode == 204 || statusCode == 304)
+    }
 
     /// A stub matching the request's method and exact URL (see ``StubMatcher/exactRequest(method:url:redactor:)``)
     /// that answers with the response's status, headers and body, secrets redacted.
@@ -40,7 +46,10 @@ enum RecordedStub {
         redactor: Redactor
     ) -> Stub {
         let kept = HTTPHeaders(headers.filter { !transferHeaders.contains($0.name.lowercased()) })
-        let redactedBody = redactor.redact(body: body, contentType: kept["Content-Type"]).value
+        // A recording with a body HTTP forbids (a HAR writer's stray text) is saved without it.
+        let redactedBody =
+            carriesBody(method: method, statusCode: statusCode)
+            ? redactor.redact(body: body, contentType: kept["Content-Type"]).value : Data()
         return Stub(
             name(method: method, url: url),
             matching: StubMatcher.exactRequest(method: method, url: url, redactor: redactor),

@@ -202,11 +202,27 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     /// The host a transaction is grouped under: the URL's host with `:port` when it names one.
     ///
     /// - Parameter url: The request URL.
-    /// - Returns: For example `api.example.com` or `127.0.0.1:8080`; `(no host)` for URLs without one.
+    /// - Returns: For example `api.example.com` or `127.0.0.1:8080`; ``noHost`` for URLs without one.
     public static func host(of url: URL) -> String {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let host = components.host, !host.isEmpty
-        else { return "(no host)" }
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return noHost }
+        return host(of: components)
+    }
+
+    /// ``host(of:)-(URL)`` for a URL as a HAR file writes it; ``noHost`` for text that is not a URL.
+    ///
+    /// - Parameter text: The URL text, for example `https://api.example.com/v1` or `/relative`.
+    /// - Returns: The host, with `:port` when the URL names one.
+    public static func host(of text: String) -> String {
+        guard let components = URLComponents(string: text) else { return noHost }
+        return host(of: components)
+    }
+
+    /// The label of transactions whose URL has no host (a relative URL in another tool's HAR) or is not a URL,
+    /// the same in `nettap report`, `nettap stats` and the HTML report.
+    public static let noHost = "(no host)"
+
+    private static func host(of components: URLComponents) -> String {
+        guard let host = components.host, !host.isEmpty else { return noHost }
         if let port = components.port { return "\(host):\(port)" }
         return host
     }

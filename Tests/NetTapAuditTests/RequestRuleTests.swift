@@ -63,6 +63,9 @@ struct RequestRuleTests {
             ]
         )
         #expect(findings.allSatisfy { $0.severity == .low })
+        // The text says why it is low, and what the same request would expose elsewhere.
+        #expect(findings.allSatisfy { $0.message.contains("is this machine (loopback), so this is low") })
+        #expect(!findings.contains { $0.message.contains("anyone on the network path can read") })
     }
 
     @Test("a host that only starts like loopback is not loopback")

@@ -91,6 +91,26 @@ struct SaveAsMockTests {
         _ = try Stub(recording: entry)  // valid base64 saves
     }
 
+    @Test("a 204, a 304 and the answer to HEAD are saved without the body a HAR writer left in them")
+    func noBodyWhereHTTPForbidsOne() async throws {
+        for (method, status) in [("GET", 304), ("DELETE", 204), ("HEAD", 200), ("GET", 200)] {
+            var entry = try entries("charles.har")[0]
+            entry.request.method = method
+            entry.response.status = status
+            entry.response.content.text = "stray text"
+            entry.response.content.encoding = nil
+            let stub = try Stub(recording: entry)
+            var request = URLRequest(url: try #require(URL(string: entry.request.url)))
+            request.httpMethod = method
+            let result = try await harness(MockSet(stubs: [stub])).send(request)
+            #expect(result.statusCode == status)
+            #expect(
+                result.body == (status == 200 && method == "GET" ? Data("stray text".utf8) : Data()),
+                "\(method) \(status)"
+            )
+        }
+    }
+
     @Test("a Charles entry keeps its headers minus transfer headers and matches its query")
     func charlesEntry() async throws {
         let entry = try entries("charles.har")[0]
