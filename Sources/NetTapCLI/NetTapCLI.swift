@@ -28,6 +28,21 @@ public enum NetTapCLI {
     /// The tool's version, printed by `nettap --version`.
     public static let version = "0.1.0"
 
+    /// What `nettap --version` prints: the version, then what this build forwards with.
+    static var versionText: String {
+        #if os(Linux)
+        let platform = "Linux"
+        #elseif os(macOS)
+        let platform = "macOS"
+        #else
+        let platform = "this platform"
+        #endif
+        let transport =
+            CurlTransport.libraryVersion.map { "forwarding through \($0), the libcurl FoundationNetworking loads" }
+            ?? "forwarding through URLSession"
+        return "nettap \(version)\nNetTap \(version) on \(platform), \(transport)\n"
+    }
+
     /// The commands, in the order `nettap --help` lists them.
     ///
     /// A command whose name has two words (`mock save`) belongs to a group (`mock`): `nettap mock` and
@@ -55,6 +70,9 @@ public enum NetTapCLI {
         stdout: CommandOutput,
         stderr: CommandOutput
     ) async -> Int32 {
+        // The tool exists to run NetTap: the release-build gate protects apps that ship with NetTap linked, not
+        // `nettap` built in release mode to go on a PATH.
+        Interceptor.isEnabledInReleaseBuilds = true
         let environment = CommandEnvironment(standardOutput: stdout, standardError: stderr)
         // Progress bars only when standard error is a terminal (never in tests, pipes or files).
         return await ProgressBar.$isStandardErrorTerminal.withValue(ProgressBar.processStandardErrorIsTerminal) {
@@ -123,7 +141,7 @@ public enum NetTapCLI {
             environment.standardOutput.write(helpText)
             return .success
         case "--version", "-V":
-            environment.standardOutput.write("nettap \(version)\n")
+            environment.standardOutput.write(versionText)
             return .success
         case "help":
             guard arguments.count > 1 else {

@@ -90,11 +90,16 @@ struct TopLevelTests {
         #expect(await runCLI(["help"]).standardOutput == top.standardOutput)
     }
 
-    @Test("--version prints the version")
+    @Test("--version prints the version, then the platform and what the build forwards with")
     func version() async {
         let run = await runCLI(["--version"])
         #expect(run.exitCode == .success)
-        #expect(run.standardOutput == "nettap \(NetTapCLI.version)\n")
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.first == "nettap \(NetTapCLI.version)")
+        #if os(Linux)
+        #expect(lines.last?.hasPrefix("NetTap \(NetTapCLI.version) on Linux, forwarding through libcurl ") == true)
+        #expect(lines.last?.contains("OpenSSL") == true, "the TLS library libcurl was built with")
+        #endif
     }
 
     @Test(

@@ -4,6 +4,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
+#if canImport(CNetTapCurl)
+import CNetTapCurl
+#endif
+
 /// The transport that sends requests with NetTap's own HTTP client on libcurl: the default on Linux.
 ///
 /// It drives the same `libcurl.so.4` FoundationNetworking loads, with the options a plain `URLSession` sets,
@@ -27,6 +31,18 @@ public final class CurlTransport: Transport {
         return CurlEventLoop.shared != nil
         #else
         return false
+        #endif
+    }
+
+    /// The libcurl this transport drives and its TLS library, for example `libcurl 7.88.1 (OpenSSL/3.0.17)`;
+    /// `nil` where there is none (Apple platforms).
+    package static var libraryVersion: String? {
+        #if canImport(CNetTapCurl)
+        guard let info = nettap_curl_version(), let version = info.pointee.version else { return nil }
+        let tls = info.pointee.ssl_version.map { " (\(String(cString: $0)))" } ?? ""
+        return "libcurl \(String(cString: version))\(tls)"
+        #else
+        return nil
         #endif
     }
 
