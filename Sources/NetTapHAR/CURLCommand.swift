@@ -104,6 +104,20 @@ public enum CURLCommand {
         make(for: redactor.redact(transaction: transaction).value.request, redactor: redactor)
     }
 
+    /// Builds the commands that repeat the requests of one capture or HAR document, redacted knowing all of it.
+    ///
+    /// Each is ``make(for:redactor:)-(Transaction,_)``, and a value redacted in any transaction is also removed
+    /// from the others' commands (`Redactor.redact(transactions:)`): a session cookie one response set, sent
+    /// later in a query item or a header no rule names.
+    ///
+    /// - Parameters:
+    ///   - transactions: The transactions, in any order.
+    ///   - redactor: What is redacted; `Redactor.default` by default, `Redactor.disabled` for the raw commands.
+    /// - Returns: One command per transaction, in the same order.
+    public static func make(for transactions: [Transaction], redactor: Redactor = .default) -> [String] {
+        redactor.redact(transactions: transactions).map { make(for: $0.value.request, redactor: redactor) }
+    }
+
     /// Single-quotes a word for a POSIX shell: `it's` becomes `'it'\''s'`.
     ///
     /// - Parameter word: Any text.

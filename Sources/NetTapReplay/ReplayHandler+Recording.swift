@@ -15,6 +15,7 @@ extension ReplayHandler {
         let head = response
         let writer = writer
         let redactor = redactor
+        let secrets = secrets
         let limit = bodyByteLimit
         response.body = response.body.teed(onChunk: { tee.append($0) }) { error, _ in
             guard error == nil else { return }
@@ -28,7 +29,8 @@ extension ReplayHandler {
                 hops: Array(context.redirects.dropFirst(hopsBefore)),
                 limit: limit
             )
-            writer.append(HAREntry.entries(for: redactor.redact(transaction: transaction).value))
+            // Swept of what earlier recordings redacted: a cookie value set before, sent again in this URL.
+            writer.append(HAREntry.entries(for: secrets.redact(transaction, with: redactor)))
         }
         return response
     }

@@ -31,7 +31,8 @@ import FoundationNetworking
 ///
 /// **Record.** The request goes to `next`; the response body is passed to the caller chunk by chunk,
 /// unchanged, while a copy of up to ``bodyByteLimit`` bytes is kept. When the body ends, the transaction
-/// (request as this handler saw it, response, redirect hops and timings) is redacted, turned into HAR entries
+/// (request as this handler saw it, response, redirect hops and timings) is redacted (also of the values earlier
+/// recordings of this handler redacted, wherever they reappear), turned into HAR entries
 /// (`HAREntry.entries(for:)`) and handed to the ``writer``. A body longer than the limit is kept truncated,
 /// with a `body truncated` comment in the entry and a `cassette.note` annotation. Failed or cancelled
 /// requests are not recorded. The entries are queued before the caller sees the end of the body, so a
@@ -70,6 +71,8 @@ public struct ReplayHandler: TransactionHandler {
     /// The writer of recorded entries.
     public let writer: CassetteWriter
     let index: CassetteIndex
+    /// The values this handler's recordings redacted, swept from later recordings wherever they reappear.
+    let secrets = CaptureSecrets()
 
     /// Creates a handler for a cassette file, reading it when it exists.
     ///

@@ -210,8 +210,8 @@ struct RedactionCorpusTests {
         #expect(!planted.findings(in: try JSONEncoder().encode(transactions)).isEmpty)
         var outputs: [Output] = []
         outputs.append(Output(name: "HAR export", bytes: try HARDocument(transactions: transactions).encoded()))
-        for transaction in transactions {
-            outputs.append(Output(name: "cURL", bytes: Data(CURLCommand.make(for: transaction).utf8)))
+        for command in CURLCommand.make(for: transactions) {
+            outputs.append(Output(name: "cURL", bytes: Data(command.utf8)))
         }
         let rawHAR = try folder.write(
             try HARDocument(transactions: transactions, redactor: .disabled).encoded(),

@@ -243,4 +243,28 @@ struct CURLCommandTests {
         let empty = CapturedRequest(method: "GET", url: url, headers: ["X-Empty": ""])
         #expect(CURLCommand.make(for: empty).contains("-H 'X-Empty;'"))
     }
+
+    @Test("the commands of a capture are redacted knowing all of it: a cookie one response set is gone from a later URL")
+    func captureWideRedaction() throws {
+        let sessionID = "c0ffee51d42a"
+        let login = try #require(URL(string: "https://shop.example/login"))
+        let track = try #require(URL(string: "https://shop.example/track?visit=\(sessionID)&page=2"))
+        let transactions = [
+            Transaction(
+                request: CapturedRequest(method: "POST", url: login, headers: [:]),
+                response: CapturedResponse(statusCode: 204, headers: ["Set-Cookie": "sid=\(sessionID)"], url: login),
+                timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000))
+            ),
+            Transaction(
+                request: CapturedRequest(method: "GET", url: track, headers: [:]),
+                timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_001))
+            ),
+        ]
+        let commands = CURLCommand.make(for: transactions)
+        #expect(commands.count == 2)
+        #expect(commands[1] == "curl 'https://shop.example/track?visit=%5Bredacted%5D&page=2'")
+        // Control: the transaction alone cannot know the value is a secret, and redaction off keeps it.
+        #expect(CURLCommand.make(for: transactions[1]).contains(sessionID))
+        #expect(CURLCommand.make(for: transactions, redactor: .disabled)[1].contains(sessionID))
+    }
 }

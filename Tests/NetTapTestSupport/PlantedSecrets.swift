@@ -52,7 +52,7 @@ public struct PlantedSecrets: Sendable {
         "query-password", "basic", "proxy-basic", "cookie-session", "cookie-theme", "json-password",
         "json-refresh-token", "json-client-secret", "json-otp", "json-session", "json-access-token", "json-api-key",
         "form-password", "form-client-secret", "form-token", "set-cookie-session", "response-set-cookie",
-        "response-api-key",
+        "response-api-key", "several-set-cookie-1", "several-set-cookie-2",
     ]
 
     /// Every planted secret.
@@ -68,8 +68,9 @@ public struct PlantedSecrets: Sendable {
     /// - Parameter base: The server's base URL, for example `http://127.0.0.1:8765/`.
     /// - Returns: The requests, in order: headers and query (`/anything/bearer`), Basic credentials and cookies
     ///   (`/anything/basic`), a JSON body (`/anything/json`), a form body (`/anything/form`), a cookie set by
-    ///   the server behind a redirect (`/cookies/set`), and response headers chosen by the query
-    ///   (`/response-headers`).
+    ///   the server behind a redirect (`/cookies/set`), response headers chosen by the query
+    ///   (`/response-headers`), a response with several `Set-Cookie` fields, then their values again in a later
+    ///   request's query (`/anything/track`) and in a redirect's `Location` (`/redirect-to`).
     public func requests(at base: URL) -> [URLRequest] {
         var requests: [URLRequest] = []
         func add(_ path: String, query: String? = nil, method: String = "GET", headers: [String: String] = [:]) {
@@ -120,6 +121,15 @@ public struct PlantedSecrets: Sendable {
             query: "Set-Cookie=sid%3D\(secret("response-set-cookie"))%3B%20Path%3D%2F"
                 + "&X-Api-Key=\(secret("response-api-key"))"
         )
+        // Several Set-Cookie fields in one response, whose values later requests carry under names no rule
+        // covers: in a query item, and in a redirect's Location (and so in the URL it leads to).
+        add(
+            "/response-headers",
+            query: "Set-Cookie=uid%3D\(secret("several-set-cookie-1"))%3B%20HttpOnly"
+                + "&Set-Cookie=pref%3D\(secret("several-set-cookie-2"))%3B%20Secure"
+        )
+        add("/anything/track", query: "visit=\(secret("several-set-cookie-1"))&page=2")
+        add("/redirect-to", query: "url=%2Fanything%2Fnext%3Fv%3D\(secret("several-set-cookie-2"))")
         return requests
     }
 

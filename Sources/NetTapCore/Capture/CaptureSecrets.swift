@@ -34,6 +34,29 @@ package final class CaptureSecrets: Sendable {
         }
     }
 
+    /// Redacts a transaction of the capture: its own secrets, and the values earlier transactions redacted
+    /// wherever they reappear; this one's secrets join the kept values.
+    ///
+    /// - Parameters:
+    ///   - transaction: The transaction, unredacted.
+    ///   - redactor: The capture's redactor.
+    ///   - request: `redactor.redaction(of: transaction.request)` when already made.
+    /// - Returns: The redacted transaction.
+    package func redact(
+        _ transaction: Transaction,
+        with redactor: Redactor,
+        request: Redactor.RequestRedaction? = nil
+    ) -> Transaction {
+        guard redactor.isEnabled else { return transaction }
+        let result = redactor.redact(
+            transaction: transaction,
+            request: request ?? redactor.redaction(of: transaction.request),
+            sweeping: current
+        )
+        add(result.secrets)
+        return result.redacted.value
+    }
+
     /// Forgets every value (the log's redactor changed, or the log was cleared).
     package func removeAll() {
         state.withLock { $0 = State() }

@@ -68,13 +68,7 @@ package final class TransactionRecorder: Sendable {
     /// Values earlier transactions of the log redacted are swept too, and this one's join them.
     private func recordable(_ transaction: Transaction) -> Transaction {
         guard redactor.isEnabled else { return transaction }
-        let result = redactor.redact(
-            transaction: transaction,
-            request: redaction(of: transaction.request),
-            sweeping: log.secrets.current
-        )
-        log.secrets.add(result.secrets)
-        return result.redacted.value
+        return log.secrets.redact(transaction, with: redactor, request: redaction(of: transaction.request))
     }
 
     /// The redaction of `request`: the last one made when it was of the same request, else a new one.
