@@ -244,7 +244,7 @@ struct CURLCommandTests {
         #expect(CURLCommand.make(for: empty).contains("-H 'X-Empty;'"))
     }
 
-    @Test("the commands of a capture are redacted knowing all of it: a cookie one response set is gone from a later URL")
+    @Test("a capture's commands are redacted knowing all of it: a cookie one response set is gone from a later URL")
     func captureWideRedaction() throws {
         let sessionID = "c0ffee51d42a"
         let login = try #require(URL(string: "https://shop.example/login"))
