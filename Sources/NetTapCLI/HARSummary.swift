@@ -3,33 +3,21 @@ import NetTapCore
 import NetTapHAR
 import NetTapReport
 
-/// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest entries.
+/// Traffic statistics of a HAR 1.2 log: per host, overall, by status code, and the slowest transactions.
 ///
-/// The statistics count *transactions*, as `nettap stats` and the HTML report do: a request and its fate. A
-/// NetTap export writes a transaction that followed N redirects as N + 1 entries (a redirect hop entry per
-/// hop, `_netTap.redirectOf`, then the final entry; `HAREntry.entries(for:)`); those hop entries are not counted
-/// as requests: ``redirectHopCount`` counts them and ``redirectHopStatusCounts`` has their statuses, the
-/// transaction counts once with its final status, and its time includes the hops'. Entries of other tools are
-/// one transaction each (a browser's redirect entries included), as `HARDocument.transactions()` reads them.
-///
-/// Definitions (HAR 1.2 field names):
-/// - **bytes in**: the larger of the response `content.size` (the decoded body) and `response.bodySize` (the
-///   body as transferred), 0 when neither is known. HAR uses −1 for "unknown"; unknown sizes are ignored, not
-///   subtracted. Taking the larger counts a NetTap export of a large download fully: NetTap keeps the first
-///   bytes of a long body, writes the size of the text kept as `content.size` (so `text` and `size` agree for
-///   strict HAR readers) and the full decoded size as `bodySize`. A body NetTap redacted or cut has its size as
-///   received in its `_netTap.bodies` record, which wins: a redacted text may be longer or shorter than the body.
-/// - **bytes out**: `request.bodySize` when ≥ 0, else the UTF-8 length of `request.postData.text`, else 0.
-/// - **failed**: entries with `response.status` 0 (no response: blocked, aborted, network error).
-/// - **HTTP errors**: entries with `response.status` ≥ 400 (4xx and 5xx together); they are not failures, and
-///   neither are redirects (3xx), such as the redirect hop entries browsers and NetTap write before the final
-///   response.
-/// - **time**: the entry `time` (milliseconds); for a transaction with redirect hop entries, plus their times.
-/// - **p50 / p95**: nearest-rank percentiles of the time: the value at rank ⌈p/100 · n⌉ of the n ascending
-///   times. Entries with a negative `time` are left out; `nil` when none remain.
+/// The per-host and overall figures are NetTap's one statistics engine, `FlowStatistics` (NetTapReport), over the
+/// transactions the log describes (`HARDocument.transactions()`), so `nettap report`, `nettap stats` and the HTML
+/// report give the same numbers for every file; docs/statistics.md defines each one. The statistics count
+/// *transactions*: a request and its fate. A NetTap export writes a transaction that followed N redirects as
+/// N + 1 entries (a redirect hop entry per hop, `_netTap.redirectOf`, then the final entry;
+/// `HAREntry.entries(for:)`); those hop entries are not counted as requests: ``redirectHopCount`` counts them and
+/// ``redirectHopStatusCounts`` has their statuses, and the transaction counts once with its final status and a
+/// duration that includes the hops. Entries of other tools are one transaction each (a browser's redirect
+/// entries included).
 ///
 /// URLs in the summary are redacted (secret query items and user-info passwords become `[redacted]`, with
-/// `Redactor.default`), whatever the file holds: a browser's HAR export keeps every token.
+/// `Redactor.default`, and values redacted anywhere in the log wherever they reappear), whatever the file holds:
+/// a browser's HAR export keeps every token.
 ///
 /// ```swift
 /// let summary = HARSummary(entries: try HARDocument.load(contentsOf: url).log.entries)
@@ -38,27 +26,6 @@ import NetTapReport
 /// summary.hosts.first?.host     // "example.com"
 /// ```
 public struct HARSummary: Sendable, Hashable, Codable {
-    /// The statistics of one host (or of all entries, in ``HARSummary/total``).
-    public struct HostStatistics: Sendable, Hashable, Codable {
-        /// The host name, with `:port` when the URL names a port; `(all)` in the total, `(no host)` for URLs
-        /// without a host or text that is not a URL (`FlowStatistics.noHost`).
-        public var host: String
-        /// The number of transactions (redirect hop entries are not counted).
-        public var requests: Int
-        /// Response bytes received (see the type's definitions).
-        public var bytesIn: Int64
-        /// Request body bytes sent.
-        public var bytesOut: Int64
-        /// Entries with status 0.
-        public var failed: Int
-        /// Entries with status ≥ 400 (redirects, 3xx, are not errors).
-        public var httpErrors: Int
-        /// The nearest-rank median of `time`, in milliseconds; `nil` without timed entries.
-        public var p50Milliseconds: Double?
-        /// The nearest-rank 95th percentile of `time`, in milliseconds; `nil` without timed entries.
-        public var p95Milliseconds: Double?
-    }
-
     /// How many entries had one status code.
     public struct StatusCount: Sendable, Hashable, Codable {
         /// The HTTP status code (0 for no response).
@@ -80,7 +47,8 @@ public struct HARSummary: Sendable, Hashable, Codable {
         /// The protocol of the final exchange (`HTTP/1.1`, `HTTP/2`, …), when the entry says
         /// (`HAREntry.negotiatedHTTPVersion`).
         public var httpVersion: String?
-        /// The transaction's time, in milliseconds: the entry's `time`, plus its redirect hops' times.
+        /// The transaction's duration, in milliseconds (`Timings.duration`: the entry's `time`, plus its
+        /// redirect hops').
         public var milliseconds: Double
     }
 
@@ -135,10 +103,11 @@ public struct HARSummary: Sendable, Hashable, Codable {
     public var redirectHopCount: Int
     /// The statuses of the redirect hops, ascending; they are not in ``statusCounts``.
     public var redirectHopStatusCounts: [StatusCount]
-    /// Per-host statistics, most requests first, then by host name.
-    public var hosts: [HostStatistics]
-    /// The statistics over all entries; its host is `(all)`.
-    public var total: HostStatistics
+    /// Per-host statistics, most requests first, then by host name (`FlowStatistics.hosts`).
+    public var hosts: [FlowStatistics.Totals]
+    /// The statistics of every transaction; its host is `(all)` (`FlowStatistics.total`, the same object
+    /// `nettap stats --json` prints).
+    public var total: FlowStatistics.Totals
     /// The status code histogram of the transactions (their final statuses), ascending by status.
     public var statusCounts: [StatusCount]
     /// The slowest transactions, slowest first (ties in log order), at most the limit given at creation.
@@ -162,48 +131,49 @@ public struct HARSummary: Sendable, Hashable, Codable {
     public init(entries: [HAREntry], slowestLimit: Int = 10, redactor: Redactor = .default) {
         entryCount = entries.count
         let hops = Self.foldedHops(of: entries)
-        var hopTimes: [String: Double] = [:]
         var hopCounts: [Int: Int] = [:]
-        for (index, id) in hops {
-            hopTimes[id, default: 0] += max(0, entries[index].time)
-            hopCounts[entries[index].response.status, default: 0] += 1
-        }
-        let counted = entries.enumerated().filter { hops[$0.offset] == nil }.map { offset, entry in
-            var entry = entry
-            if let id = entry.netTap?.id, let extra = hopTimes[id], entry.time >= 0 { entry.time += extra }
-            return (offset: offset, element: entry)
-        }
-        transactionCount = counted.count
+        for index in hops.keys { hopCounts[entries[index].response.status, default: 0] += 1 }
+        let indexed = HARDocument.indexedTransactions(of: entries)
+        let transactions = indexed.map(\.transaction)
+        transactionCount = indexed.count
         redirectHopCount = hops.count
         redirectHopStatusCounts = Self.statusCounts(hopCounts)
-        var groups: [String: [HAREntry]] = [:]
-        for (_, entry) in counted {
-            groups[Self.host(of: entry.request.url), default: []].append(entry)
-        }
-        hosts = groups.map { Self.statistics(host: $0.key, entries: $0.value) }
-            .sorted { ($0.requests, $1.host) > ($1.requests, $0.host) }
-        total = Self.statistics(host: "(all)", entries: counted.map(\.element))
+        let statistics = FlowStatistics(transactions: transactions, includesEmptyBuckets: false)
+        hosts = statistics.hosts
+        total = statistics.total
         var counts: [Int: Int] = [:]
-        for (_, entry) in counted { counts[entry.response.status, default: 0] += 1 }
+        for transaction in transactions { counts[transaction.response?.statusCode ?? 0, default: 0] += 1 }
         statusCounts = Self.statusCounts(counts)
+        slowest = Self.slowest(indexed, of: entries, limit: slowestLimit, redactor: redactor)
+        answeredBy = Self.sources(of: transactions)
+        redaction = redactor.isEnabled ? "on" : "off"
+    }
+
+    /// The `limit` longest transactions that ended, longest first (ties in log order), their URLs redacted.
+    private static func slowest(
+        _ indexed: [(entryIndex: Int, transaction: Transaction)],
+        of entries: [HAREntry],
+        limit: Int,
+        redactor: Redactor
+    ) -> [SlowEntry] {
         let secrets = redactor.secrets(of: entries)
-        slowest =
-            counted
-            .filter { $0.element.time >= 0 }
-            .sorted { ($0.element.time, $1.offset) > ($1.element.time, $0.offset) }
-            .prefix(max(0, slowestLimit))
-            .map { index, entry in
-                SlowEntry(
+        return
+            indexed
+            .compactMap { item in item.transaction.timings.duration.map { (item.entryIndex, $0) } }
+            .filter { $0.1 >= 0 }
+            .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+            .prefix(max(0, limit))
+            .map { index, milliseconds in
+                let entry = entries[index]
+                return SlowEntry(
                     index: index,
                     method: entry.request.method,
                     url: redactor.redactedURL(of: entry, sweeping: secrets),
                     status: entry.response.status,
                     httpVersion: entry.negotiatedHTTPVersion,
-                    milliseconds: entry.time
+                    milliseconds: milliseconds
                 )
             }
-        answeredBy = Self.sources(of: counted.map(\.element))
-        redaction = redactor.isEnabled ? "on" : "off"
     }
 
     /// The redirect hop entries `HARDocument.transactions()` folds into their transaction: by position in the
@@ -229,14 +199,14 @@ public struct HARSummary: Sendable, Hashable, Codable {
         counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
     }
 
-    private static func sources(of entries: [HAREntry]) -> [SourceCount] {
+    private static func sources(of transactions: [Transaction]) -> [SourceCount] {
         var counts: [String: Int] = [:]
         var stubs: [String: [String: Int]] = [:]
-        for entry in entries {
-            let source = entry.netTap?.answeredBy ?? "network"
+        for transaction in transactions {
+            let source = transaction.answeredBy
             counts[source, default: 0] += 1
-            if let stub = entry.netTap?.annotations?["stub"] {
-                let scenario = entry.netTap?.annotations?["scenario"]
+            if let stub = transaction.annotations["stub"] {
+                let scenario = transaction.annotations["scenario"]
                 stubs[source, default: [:]][scenario.map { "\($0)/\(stub)" } ?? stub, default: 0] += 1
             }
         }
@@ -251,54 +221,14 @@ public struct HARSummary: Sendable, Hashable, Codable {
         .sorted { ($0.count, $1.source) > ($1.count, $0.source) }
     }
 
-    /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1).
+    /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1), as
+    /// `FlowStatistics.nearestRankPercentile(_:of:)` computes it.
     ///
     /// - Parameters:
     ///   - percent: The percentile, 0 to 100.
     ///   - sortedValues: The values in ascending order.
     /// - Returns: The percentile, or `nil` for no values.
     public static func nearestRankPercentile(_ percent: Double, of sortedValues: [Double]) -> Double? {
-        guard !sortedValues.isEmpty else { return nil }
-        let rank = Int((percent / 100 * Double(sortedValues.count)).rounded(.up))
-        return sortedValues[min(max(rank, 1), sortedValues.count) - 1]
-    }
-
-    /// The response bytes of one entry: the size NetTap's record gives for a body whose text it redacted or cut
-    /// (`_netTap.bodies`), else the larger of `content.size` and `bodySize`, 0 when both are unknown (−1 in HAR).
-    ///
-    /// - Parameter entry: The entry.
-    /// - Returns: Bytes, never negative.
-    public static func bytesIn(_ entry: HAREntry) -> Int64 {
-        if let size = entry.netTap?.bodies?.responseSize { return max(0, size) }
-        return max(0, Int64(entry.response.content.size), Int64(entry.response.bodySize))
-    }
-
-    /// The request body bytes of one entry: `bodySize`, else the length of `postData.text`, else 0.
-    ///
-    /// - Parameter entry: The entry.
-    /// - Returns: Bytes, never negative.
-    public static func bytesOut(_ entry: HAREntry) -> Int64 {
-        if let size = entry.netTap?.bodies?.requestSize { return max(0, size) }
-        let bodySize = Int64(entry.request.bodySize)
-        if bodySize >= 0 { return bodySize }
-        return Int64(entry.request.postData?.text?.utf8.count ?? 0)
-    }
-
-    private static func statistics(host: String, entries: [HAREntry]) -> HostStatistics {
-        let times = entries.map(\.time).filter { $0 >= 0 }.sorted()
-        return HostStatistics(
-            host: host,
-            requests: entries.count,
-            bytesIn: entries.reduce(0) { $0 + bytesIn($1) },
-            bytesOut: entries.reduce(0) { $0 + bytesOut($1) },
-            failed: entries.filter { $0.response.status == 0 }.count,
-            httpErrors: entries.filter { $0.response.status >= 400 }.count,
-            p50Milliseconds: nearestRankPercentile(50, of: times),
-            p95Milliseconds: nearestRankPercentile(95, of: times)
-        )
-    }
-
-    private static func host(of url: String) -> String {
-        FlowStatistics.host(of: url)
+        FlowStatistics.nearestRankPercentile(percent, of: sortedValues)
     }
 }

@@ -54,10 +54,15 @@ public struct ReportCommand: Command {
             line says how many; the status table has final statuses, the hops' statuses follow it). Entries
             of other tools are one transaction each.
 
-            Definitions: bytes in = response content.size, else bodySize (HAR's -1 = unknown counts as 0);
-            bytes out = request bodySize, else the postData text length. Failed = status 0 (no response).
-            HTTP errors = status >= 400, counted separately. p50/p95 = nearest-rank percentiles of the
-            transaction time in milliseconds (the entry time, plus its redirect hops'). URLs are shown with secret query items redacted unless --no-redact.
+            The figures are those of nettap stats and the HTML report, from one engine (report --json's
+            total and hosts are the objects stats --json prints); docs/statistics.md defines each. Bytes
+            in/out = response/request body sizes as received and sent (decoded, full sizes, headers not
+            counted): NetTap's _netTap.bodies record, else content.size and bodySize, the larger when the
+            response was not compressed and content.size when it was; HAR's -1 = unknown counts as 0.
+            Failed = failed or cancelled (status 0, no response). HTTP errors = status >= 400, counted
+            separately. p50/p95 = nearest-rank percentiles of the transaction's duration in milliseconds (the
+            entry time, plus its redirect hops'). URLs are shown with secret query items redacted unless
+            --no-redact.
 
             A NetTap store (an SQLite file, whatever its name) is read read-only and summarized as the HAR
             export of all its transactions would be.

@@ -2,7 +2,7 @@ import Foundation
 import NetTapCore
 import NetTapReport
 
-/// `nettap stats FILE.(har|sqlite) [--by host|time|minute] [--bucket SECONDS]`: flow statistics of a capture
+/// `nettap stats FILE.(har|sqlite) [--by host|time|minute] [--bucket SECONDS] [--json]`: flow statistics of a capture
 /// as tables: per host with who answered, or as a time series of bytes and requests per second.
 ///
 /// The numbers and their definitions are those of `FlowStatistics` (NetTapReport): body bytes only (headers are
@@ -23,6 +23,11 @@ public struct StatsCommand: Command {
             PositionalSpec(name: "FILE.(har|sqlite)", help: "The HAR 1.2 file, or NetTap SQLite store, to read.")
         ],
         options: [
+            OptionSpec(
+                names: ["--json"],
+                help: "Prints the statistics as JSON: total and hosts (the objects nettap report --json prints), "
+                    + "and with --by time or --bucket the series."
+            ),
             HARInput.strictOption,
             OptionSpec(
                 names: ["--by"],
@@ -38,11 +43,14 @@ public struct StatsCommand: Command {
             ),
         ],
         discussion: """
-            Definitions: bytes up/down = request/response body sizes (full sizes, headers not counted);
+            The figures are those of nettap report and the HTML report, from one engine; docs/statistics.md
+            defines each. Bytes out/in = request/response body sizes as sent and received (decoded, full
+            sizes, headers not counted; for HAR files NetTap's _netTap.bodies, else content.size and
+            bodySize: the larger when not compressed, content.size when compressed, -1 = unknown = 0);
             failed = failed or cancelled (no response); 4xx and 5xx count error responses apart;
             p50/p95/p99 = nearest-rank percentiles of the duration in milliseconds; answered by = who
             answered (network, mock, cassette, …) with its share, per host and overall. In a time series a
-            request counts in the bucket of its start, bytes up where the request was sent, bytes down where
+            request counts in the bucket of its start, bytes out where the request was sent, bytes in where
             the response ended.
 
             Time series buckets start at whole multiples of the bucket since 1970-01-01T00:00:00Z (UTC):
@@ -69,6 +77,8 @@ public struct StatsCommand: Command {
 
     /// The file, as typed.
     public var path: String
+    /// Whether the statistics are printed as JSON (`--json`).
+    public var printsJSON: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
     public var strict: Bool
     /// The grouping.
@@ -87,6 +97,7 @@ public struct StatsCommand: Command {
     public init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         strict = arguments.has("--strict")
+        printsJSON = arguments.has("--json")
         let by = arguments.value("--by")
         var bucket: Double?
         if let text = arguments.value("--bucket") {
@@ -135,8 +146,52 @@ public struct StatsCommand: Command {
     public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let transactions = try await CaptureFile.transactions(path, command: "stats", strict: strict, in: environment)
         let statistics = Self.statistics(of: transactions, bucketSeconds: bucketSeconds)
-        environment.standardOutput.write(Self.text(statistics, grouping: grouping, file: path))
+        if printsJSON {
+            do {
+                environment.standardOutput.write(try Self.json(statistics, grouping: grouping))
+                environment.standardOutput.write("\n")
+            } catch {
+                throw CLIError.failure(command: "stats", input: path, message: "cannot encode JSON: \(error)")
+            }
+        } else {
+            environment.standardOutput.write(Self.text(statistics, grouping: grouping, file: path))
+        }
         return .success
+    }
+
+    /// What `--json` prints.
+    struct JSONOutput: Encodable {
+        /// Every transaction's figures, as `report --json` prints `total`.
+        var total: FlowStatistics.Totals
+        /// Per host, as `report --json` prints `hosts`.
+        var hosts: [FlowStatistics.Totals]
+        /// The first start and the last end, ISO 8601 UTC; absent without transactions.
+        var start: String?
+        var end: String?
+        /// The series' bucket, in seconds, and its buckets (empty ones included up to ``rowLimit``); only with
+        /// `--by time`, `--by minute` or `--bucket`.
+        var bucketSeconds: Double?
+        var bucketCount: Int?
+        var series: [FlowStatistics.Bucket]?
+    }
+
+    /// The JSON form of the statistics: pretty-printed, sorted keys, dates in ISO 8601 UTC with milliseconds.
+    static func json(_ statistics: FlowStatistics, grouping: Grouping) throws -> Data {
+        var output = JSONOutput(total: statistics.total, hosts: statistics.hosts)
+        output.start = statistics.range.map { timestamp($0.start) }
+        output.end = statistics.range.map { timestamp($0.end) }
+        if grouping == .time {
+            output.bucketSeconds = statistics.bucketSeconds
+            output.bucketCount = statistics.bucketCount
+            output.series = Array(statistics.series.prefix(rowLimit))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(timestamp(date))
+        }
+        return try encoder.encode(output)
     }
 
     /// The statistics the command prints: buckets aligned to UTC multiples of the bucket, every bucket when
@@ -189,14 +244,14 @@ public struct StatsCommand: Command {
         let total = statistics.total
         var table = TextTable(
             headings: [
-                "HOST", "REQUESTS", "BYTES UP", "BYTES DOWN", "FAILED", "4XX", "5XX", "P50 MS", "P95 MS", "P99 MS",
+                "HOST", "REQUESTS", "BYTES OUT", "BYTES IN", "FAILED", "4XX", "5XX", "P50 MS", "P95 MS", "P99 MS",
                 "ANSWERED BY",
             ],
             alignments: [.left] + Array(repeating: .right, count: 9) + [.left]
         )
         for totals in statistics.hosts + [total] {
             table.rows.append([
-                totals.host, "\(totals.requests)", "\(totals.bytesUp)", "\(totals.bytesDown)", "\(totals.failed)",
+                totals.host, "\(totals.requests)", "\(totals.bytesOut)", "\(totals.bytesIn)", "\(totals.failed)",
                 "\(totals.clientErrors)", "\(totals.serverErrors)",
                 totals.p50Milliseconds.map(Formatting.milliseconds) ?? "-",
                 totals.p95Milliseconds.map(Formatting.milliseconds) ?? "-",
@@ -210,17 +265,17 @@ public struct StatsCommand: Command {
             sources.rows = total.answeredBy.map { [$0.source, "\($0.count)", share($0.share)] }
             output += "\n" + sources.rendered
         }
-        let series = statistics.series.filter { $0.requests > 0 || $0.bytesUp > 0 || $0.bytesDown > 0 }
+        let series = statistics.series.filter { $0.requests > 0 || $0.bytesOut > 0 || $0.bytesIn > 0 }
         if let busiest = series.max(by: { $0.requests < $1.requests }),
-            let fastestDown = series.max(by: { $0.bytesDown < $1.bytesDown }),
-            let fastestUp = series.max(by: { $0.bytesUp < $1.bytesUp })
+            let fastestDown = series.max(by: { $0.bytesIn < $1.bytesIn }),
+            let fastestUp = series.max(by: { $0.bytesOut < $1.bytesOut })
         {
             let bucket = ReportFormat.interval(seconds: statistics.bucketSeconds)
             output += "\nTime series (\(bucket) buckets; all of them with --by time): "
             output += "\(series.count) of \(ReportFormat.counted(statistics.bucketCount, "bucket")) with traffic; "
             output += "peaks \(rate(busiest.requestsPerSecond)) requests/s at \(timestamp(busiest.start)), "
-            output += "\(bytesRate(fastestDown.bytesDownPerSecond)) down at \(timestamp(fastestDown.start)), "
-            output += "\(bytesRate(fastestUp.bytesUpPerSecond)) up at \(timestamp(fastestUp.start))\n"
+            output += "\(bytesRate(fastestDown.bytesInPerSecond)) down at \(timestamp(fastestDown.start)), "
+            output += "\(bytesRate(fastestUp.bytesOutPerSecond)) up at \(timestamp(fastestUp.start))\n"
         }
         return output
     }
@@ -242,13 +297,13 @@ public struct StatsCommand: Command {
             rows = Array(rows.prefix(rowLimit))
         }
         var table = TextTable(
-            headings: ["START", "REQUESTS", "REQ/S", "BYTES UP/S", "BYTES DOWN/S"],
+            headings: ["START", "REQUESTS", "REQ/S", "BYTES OUT/S", "BYTES IN/S"],
             alignments: [.left, .right, .right, .right, .right]
         )
         table.rows = rows.map { bucket in
             [
                 timestamp(bucket.start), "\(bucket.requests)", String(format: "%.2f", bucket.requestsPerSecond),
-                String(format: "%.1f", bucket.bytesUpPerSecond), String(format: "%.1f", bucket.bytesDownPerSecond),
+                String(format: "%.1f", bucket.bytesOutPerSecond), String(format: "%.1f", bucket.bytesInPerSecond),
             ]
         }
         output += table.rendered

@@ -6,7 +6,7 @@ import Foundation
 /// ``encoding`` is `"base64"`. When NetTap kept only the first bytes of a long body, ``text`` holds those
 /// and ``comment`` says how many of ``size`` bytes were kept.
 public struct HARContent: Codable, Sendable, Hashable {
-    /// The full decoded body size in bytes.
+    /// The full decoded body size in bytes; −1 when a file read did not say (it is written as 0).
     public var size: Int
     /// Bytes saved by compression (`size` minus the transferred body size), when known.
     public var compression: Int?
@@ -49,7 +49,8 @@ public struct HARContent: Codable, Sendable, Hashable {
         self.customFields = customFields
     }
 
-    /// Decodes leniently: a missing size reads as the decoded text's size, a missing MIME type as `""`.
+    /// Decodes leniently: a missing or negative size reads as the decoded text's size, or −1 (unknown) without
+    /// a text; a missing MIME type reads as `""`.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.typeMismatch` when a value has an unusable type.
@@ -63,7 +64,7 @@ public struct HARContent: Codable, Sendable, Hashable {
         customFields = container.customFields()
         size = try container.lenientInt("size") ?? -1
         if size < 0 {
-            size = text.flatMap { HARBodyCoding.decode(text: $0, encoding: encoding) }?.count ?? 0
+            size = text.flatMap { HARBodyCoding.decode(text: $0, encoding: encoding) }?.count ?? -1
         }
     }
 
@@ -73,7 +74,8 @@ public struct HARContent: Codable, Sendable, Hashable {
     /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: HARCodingKey.self)
-        try container.encode(size, forKey: "size")
+        // HAR 1.2 has no "unknown" for content.size: an unknown size is written as 0.
+        try container.encode(max(0, size), forKey: "size")
         try container.encodeIfPresent(compression, forKey: "compression")
         try container.encode(mimeType, forKey: "mimeType")
         try container.encodeIfPresent(text, forKey: "text")

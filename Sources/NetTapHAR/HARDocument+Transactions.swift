@@ -40,8 +40,14 @@ extension HARDocument {
     /// - Returns: One transaction per entry, hop entries excepted.
     /// - Complexity: O(number of entries plus the size of their bodies).
     public func transactions() -> [Transaction] {
+        Self.indexedTransactions(of: log.entries).map(\.transaction)
+    }
+
+    /// ``transactions()`` of `entries`, each with the index in `entries` of the entry it was read from (the
+    /// final entry of a transaction with redirect hops).
+    package static func indexedTransactions(of entries: [HAREntry]) -> [(entryIndex: Int, transaction: Transaction)] {
         var hopCounts: [String: Int] = [:]
-        for entry in log.entries where !entry.isRedirectHop {
+        for entry in entries where !entry.isRedirectHop {
             if let id = entry.netTap?.id, let count = entry.netTap?.redirects?.count, count > 0 {
                 hopCounts[id] = count
             }
@@ -53,19 +59,19 @@ extension HARDocument {
             return (id, hop)
         }
         var firstRequests: [String: CapturedRequest] = [:]
-        for entry in log.entries {
+        for entry in entries {
             if let (id, hop) = foldedHop(entry), hop == 0, firstRequests[id] == nil {
                 firstRequests[id] = entry.request.capturedRequest()
             }
         }
-        return log.entries.compactMap { entry in
+        return entries.enumerated().compactMap { index, entry in
             guard foldedHop(entry) == nil else { return nil }
             var transaction = entry.transaction()
             if let id = entry.netTap?.id, hopCounts[id] != nil, let first = firstRequests[id] {
                 transaction.request.headers = first.headers
                 transaction.request.body = first.body
             }
-            return transaction
+            return (index, transaction)
         }
     }
 }

@@ -49,14 +49,18 @@ extension HARRequest {
     /// The captured request this HAR request describes.
     ///
     /// The body comes from `postData` (base64-decoded when `_encoding` is `base64`; form `params` joined
-    /// as URL-encoded text when there is no `text`), its full size from `bodySize` when that is larger.
+    /// as URL-encoded text when there is no `text`), its full size is ``sentBodySize``; without `postData`, a
+    /// `bodySize` above 0 gives a body of that size whose bytes were not kept.
     ///
     /// - Returns: The request; an unparsable `url` becomes `file:///`.
     public func capturedRequest() -> CapturedRequest {
         var body: CapturedBody?
         if let postData {
             let data = postData.decodedData() ?? Data((postData.text ?? "").utf8)
-            body = CapturedBody(data: data, totalByteCount: Int64(max(bodySize, data.count)))
+            body = CapturedBody(data: data, totalByteCount: sentBodySize(postData: postData, decoded: data))
+        } else if bodySize > 0 {
+            // A size without the bytes: the body was sent, its text not kept.
+            body = CapturedBody(data: Data(), totalByteCount: Int64(bodySize))
         }
         return CapturedRequest(
             method: method,
@@ -64,5 +68,26 @@ extension HARRequest {
             headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
             body: body
         )
+    }
+
+    /// The size of the request body as the app sent it, in bytes, as these fields tell it: the one definition
+    /// behind every byte count NetTap gives for a HAR entry without NetTap's own record of the sizes
+    /// (`_netTap.bodies`, which wins when present).
+    ///
+    /// The larger of `bodySize` and the decoded length of `postData.text`: an exporter that writes `bodySize` 0
+    /// or −1 beside the text still sent the text, and one that kept only part of the text knows the full size.
+    /// Post data with `params` and no text (form fields an exporter listed instead of the bytes, multipart ones
+    /// included) counts `bodySize`; only when that is unknown, the length of the fields written as a URL-encoded
+    /// form. 0 without either.
+    public var sentBodySize: Int64 {
+        guard let postData else { return Int64(max(0, bodySize)) }
+        return sentBodySize(postData: postData, decoded: postData.decodedData() ?? Data((postData.text ?? "").utf8))
+    }
+
+    /// ``sentBodySize`` with the post data's bytes already decoded.
+    func sentBodySize(postData: HARPostData, decoded: Data) -> Int64 {
+        let hasText = postData.text.map { !$0.isEmpty } ?? false
+        if hasText || postData.params.isEmpty || bodySize < 0 { return Int64(max(0, bodySize, decoded.count)) }
+        return Int64(bodySize)
     }
 }

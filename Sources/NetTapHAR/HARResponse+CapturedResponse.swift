@@ -65,14 +65,16 @@ extension HARResponse {
     /// The captured response this HAR response describes, or `nil` for status 0 (no response).
     ///
     /// - Parameter url: The response's URL (the final URL after redirects).
-    /// - Returns: The response with the decoded body; its full size is `content.size` when larger.
+    /// - Returns: The response with the decoded body; its full size is ``receivedBodySize``.
     public func capturedResponse(url: URL) -> CapturedResponse? {
         guard status > 0 else { return nil }
         var body: CapturedBody?
-        if let data = content.decodedData() {
-            body = CapturedBody(data: data, totalByteCount: Int64(max(content.size, data.count, bodySize)))
-        } else if content.size > 0 {
-            body = CapturedBody(data: Data(), totalByteCount: Int64(content.size))
+        let data = content.decodedData()
+        let size = receivedBodySize(decodedTextLength: data?.count)
+        if let data {
+            body = CapturedBody(data: data, totalByteCount: size)
+        } else if size > 0 {
+            body = CapturedBody(data: Data(), totalByteCount: size)
         }
         return CapturedResponse(
             statusCode: status,
@@ -81,5 +83,41 @@ extension HARResponse {
             url: url,
             body: body
         )
+    }
+
+    /// The size of the body as the app received it (decoded), in bytes, as these fields tell it: the one
+    /// definition behind every byte count NetTap gives for a HAR entry without NetTap's own record of the sizes
+    /// (`_netTap.bodies`, which wins when present).
+    ///
+    /// - `content.size` (HAR 1.2: the length of the returned content, decoded), or the decoded length of
+    ///   `content.text` when that is longer. When the response was not compressed (no `Content-Encoding`, or
+    ///   `identity`), the larger of that and `bodySize`: both then describe the same bytes, and the smaller one
+    ///   left some out (an exporter that cut the text; Chrome's `bodySize` 0 for an answer from its cache).
+    ///   When it was compressed, `bodySize` is the smaller transfer size and is not used.
+    /// - Else `bodySize` when known: the bytes transferred, which is the decoded size without compression and a
+    ///   lower bound with it.
+    /// - Else 0: HAR's −1 means unknown, and unknown sizes are counted as nothing rather than subtracted.
+    ///
+    /// Header bytes (`headersSize`) are never counted: NetTap's own captures see header fields, not bytes on
+    /// the wire, and most exporters write −1.
+    public var receivedBodySize: Int64 {
+        receivedBodySize(decodedTextLength: content.decodedData()?.count)
+    }
+
+    /// ``receivedBodySize`` with the decoded length of `content.text` already known (`nil` without a text).
+    func receivedBodySize(decodedTextLength: Int?) -> Int64 {
+        var decoded = content.size >= 0 ? content.size : -1
+        if let decodedTextLength { decoded = max(decoded, decodedTextLength) }
+        guard decoded >= 0 else { return Int64(max(0, bodySize)) }
+        return Int64(isCompressed ? decoded : max(decoded, bodySize))
+    }
+
+    /// Whether the headers name a `Content-Encoding` other than `identity`.
+    private var isCompressed: Bool {
+        headers.contains { header in
+            header.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame
+                && !header.value.trimmingCharacters(in: .whitespaces).isEmpty
+                && header.value.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare("identity") != .orderedSame
+        }
     }
 }

@@ -4,16 +4,22 @@ import NetTapCore
 /// Traffic statistics of captured transactions: per host and overall counts, bytes, errors, duration
 /// percentiles and who answered, plus a time series of bytes and requests per second.
 ///
-/// Definitions:
-/// - **requests**: the transactions whose `Timings.startDate` lies in the range (all of them without a range).
-/// - **bytesUp** / **bytesDown**: the request and response *body* sizes, `CapturedBody.totalByteCount` (the
-///   full size, also when NetTap kept only part of a body). Header bytes are not counted: a HAR import does not
-///   always know them, and NetTap's own captures see headers as fields, not bytes on the wire.
-/// - **failed**: transactions in state `Transaction.State.failed` or `Transaction.State.cancelled` (no
-///   response). **clientErrors** (status 400–499) and **serverErrors** (status ≥ 500) count HTTP error
-///   responses separately; they are not failures.
-/// - **p50 / p95 / p99**: nearest-rank percentiles of `Timings.duration` in milliseconds: the value at rank
-///   ⌈p/100 · n⌉ of the n ascending durations of transactions that ended; `nil` when none ended.
+/// The one statistics engine of NetTap: `nettap report`, `nettap stats` and the HTML report all print these
+/// figures (`report` reads a HAR file's transactions as ``HARDocument/transactions()`` gives them), so they agree
+/// for every file. Every figure is defined in docs/statistics.md; in short:
+/// - **requests**: the transactions whose `Timings.startDate` lies in the range (all of them without a range). A
+///   transaction is a request and its fate: its redirect hops count with it.
+/// - **bytesIn** / **bytesOut**: the response and request *body* sizes as the app received and sent them
+///   (decoded), `CapturedBody.totalByteCount`: the full size, also when NetTap kept only part of a body or
+///   redacted it. Header bytes are not counted. A HAR file's sizes come from `_netTap.bodies` (NetTap's record of
+///   the real sizes), else `content.size` and `bodySize` as ``HARResponse/receivedBodySize`` and
+///   ``HARRequest/sentBodySize`` define.
+/// - **failed**: transactions in state `Transaction.State.failed` or `Transaction.State.cancelled` (a HAR entry of
+///   status 0). **httpErrors** counts responses with status ≥ 400; **clientErrors** (400–499) and **serverErrors**
+///   (≥ 500) split them. HTTP errors and redirects are not failures.
+/// - **p50 / p95 / p99**: nearest-rank percentiles of `Timings.duration` in milliseconds (a HAR entry's `time`,
+///   plus its redirect hops'): the value at rank ⌈p/100 · n⌉ of the n ascending durations of transactions that
+///   ended; `nil` when none ended.
 /// - **answeredBy**: how many transactions each `Transaction.answeredBy` source answered, with its share.
 /// - **series**: buckets of ``bucketDuration``, starting at the range's start (the earliest start without a
 ///   range) or, with ``BucketAlignment/wallClock``, at whole multiples of the bucket since 1970-01-01T00:00:00Z.
@@ -28,7 +34,7 @@ import NetTapCore
 /// let statistics = FlowStatistics(transactions: log.transactions, bucketDuration: .seconds(1))
 /// statistics.total.p95Milliseconds       // 183.0
 /// statistics.hosts.first?.host           // "api.example.com"
-/// statistics.series.map(\.bytesDownPerSecond)
+/// statistics.series.map(\.bytesInPerSecond)
 /// ```
 public struct FlowStatistics: Sendable, Hashable, Codable {
     /// The counts of one host, or of every transaction in ``FlowStatistics/total``.
@@ -38,11 +44,13 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         /// The number of transactions.
         public var requests: Int
         /// Request body bytes (full sizes).
-        public var bytesUp: Int64
+        public var bytesOut: Int64
         /// Response body bytes (full sizes).
-        public var bytesDown: Int64
+        public var bytesIn: Int64
         /// Transactions that failed or were cancelled (no response).
         public var failed: Int
+        /// Responses with status 400 or more (``clientErrors`` and ``serverErrors`` together).
+        public var httpErrors: Int
         /// Responses with status 400–499.
         public var clientErrors: Int
         /// Responses with status 500 or more.
@@ -74,15 +82,15 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         /// Transactions that started in the bucket.
         public var requests: Int
         /// Request body bytes sent in the bucket.
-        public var bytesUp: Int64
+        public var bytesOut: Int64
         /// Response body bytes received in the bucket.
-        public var bytesDown: Int64
+        public var bytesIn: Int64
         /// `requests` divided by the bucket duration in seconds.
         public var requestsPerSecond: Double
-        /// `bytesUp` divided by the bucket duration in seconds (bytes per second).
-        public var bytesUpPerSecond: Double
-        /// `bytesDown` divided by the bucket duration in seconds (bytes per second).
-        public var bytesDownPerSecond: Double
+        /// `bytesOut` divided by the bucket duration in seconds (bytes per second).
+        public var bytesOutPerSecond: Double
+        /// `bytesIn` divided by the bucket duration in seconds (bytes per second).
+        public var bytesInPerSecond: Double
     }
 
     /// Where the buckets of a series start.
@@ -246,9 +254,10 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         return Totals(
             host: host,
             requests: count,
-            bytesUp: transactions.reduce(0) { $0 + ($1.request.body?.totalByteCount ?? 0) },
-            bytesDown: transactions.reduce(0) { $0 + ($1.response?.body?.totalByteCount ?? 0) },
+            bytesOut: transactions.reduce(0) { $0 + ($1.request.body?.totalByteCount ?? 0) },
+            bytesIn: transactions.reduce(0) { $0 + ($1.response?.body?.totalByteCount ?? 0) },
             failed: transactions.filter { $0.state == .failed || $0.state == .cancelled }.count,
+            httpErrors: transactions.filter { ($0.response?.statusCode ?? 0) >= 400 }.count,
             clientErrors: transactions.filter { (400..<500).contains($0.response?.statusCode ?? 0) }.count,
             serverErrors: transactions.filter { ($0.response?.statusCode ?? 0) >= 500 }.count,
             p50Milliseconds: nearestRankPercentile(50, of: durations),
@@ -314,16 +323,16 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
             ? Array(0..<count) : Set(requests.keys).union(up.keys).union(down.keys).sorted()
         return indices.map { bucket in
             let requestCount = requests[bucket] ?? 0
-            let bytesUp = up[bucket] ?? 0
-            let bytesDown = down[bucket] ?? 0
+            let bytesOut = up[bucket] ?? 0
+            let bytesIn = down[bucket] ?? 0
             return Bucket(
                 start: origin.addingTimeInterval(Double(bucket) * bucketSeconds),
                 requests: requestCount,
-                bytesUp: bytesUp,
-                bytesDown: bytesDown,
+                bytesOut: bytesOut,
+                bytesIn: bytesIn,
                 requestsPerSecond: Double(requestCount) / bucketSeconds,
-                bytesUpPerSecond: Double(bytesUp) / bucketSeconds,
-                bytesDownPerSecond: Double(bytesDown) / bucketSeconds
+                bytesOutPerSecond: Double(bytesOut) / bucketSeconds,
+                bytesInPerSecond: Double(bytesIn) / bucketSeconds
             )
         }
     }

@@ -21,6 +21,10 @@ import NetTapCore
 /// otherwise); the page says whether redaction was on. The statistics (``FlowStatistics``) are computed from the
 /// transactions as given: sizes and times reveal no secrets.
 ///
+/// The figures of the summary and host table are also in a `<script type="application/json"
+/// id="nettap-statistics">` block, `{"total":…,"hosts":[…]}`, the same objects `nettap report --json` and
+/// `nettap stats --json` print (``FlowStatistics/Totals``), so a script can read them from the page.
+///
 /// The table's filter lives in the URL fragment, so a link reproduces the view: `q` (text in the method, status,
 /// URL, source or error), `host`, `status` (`2xx`, `5xx`, `failed` or a code such as `404`), `method`, `source`
 /// (`answeredBy`), `sort` (`start`, `method`, `status`, `host`, `url`, `source`, `duration`, `size`,
@@ -193,7 +197,9 @@ public struct HTMLReport: Sendable {
         page += ReportSections.findings(redacted)
         page += ReportSections.transactionTable
         page += "</main>\n<div id=\"errors\" role=\"alert\" hidden></div>\n"
-        page += "<script type=\"application/json\" id=\"nettap-data\">"
+        page += "<script type=\"application/json\" id=\"nettap-statistics\">"
+        page += ReportSections.statisticsJSON(statistics)
+        page += "</script>\n<script type=\"application/json\" id=\"nettap-data\">"
         page += json
         page += "</script>\n<script>\n" + ReportAssets.script + "\n</script>\n</body>\n</html>\n"
         reporter.report(.assembling, 1)

@@ -181,7 +181,7 @@ enum ReportAssets {
               start: (row) => row.start, method: (row) => row.method, status: (row) => row.status,
               host: (row) => row.host, url: (row) => row.url, source: (row) => row.source,
               duration: (row) => (row.duration === undefined ? -1 : row.duration),
-              size: (row) => row.bytesDown, findings: (row) => row.findings,
+              size: (row) => row.bytesIn, findings: (row) => row.findings,
             };
             function apply() {
               view = [];
@@ -250,7 +250,7 @@ enum ReportAssets {
                   make('span', null, pathOf(row.url)),
                   make('span', null, row.source),
                   make('span', 'num', formatMilliseconds(row.duration)),
-                  make('span', 'num', formatBytes(row.bytesDown)),
+                  make('span', 'num', formatBytes(row.bytesIn)),
                   make('span', null, row.findings ? String(row.findings) : ''));
                 line.children[0].title = new Date(row.start).toISOString();
                 line.children[3].title = row.host;
@@ -361,7 +361,7 @@ enum ReportAssets {
               fact('Request sent', row.sent === undefined ? undefined : formatMilliseconds(row.sent));
               fact('First byte', row.firstByte === undefined ? undefined : formatMilliseconds(row.firstByte));
               fact('Duration', formatMilliseconds(row.duration));
-              fact('Bytes up / down', formatBytes(row.bytesUp) + ' / ' + formatBytes(row.bytesDown));
+              fact('Bytes out / in', formatBytes(row.bytesOut) + ' / ' + formatBytes(row.bytesIn));
               fact('Error', row.error);
               fact('ID', row.id);
               pane.append(facts);

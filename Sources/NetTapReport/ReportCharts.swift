@@ -5,7 +5,7 @@ import NetTapCore
 enum ReportCharts {
     private static let width = 1000.0
 
-    /// Two lines, bytes per second up and down, over the capture's time.
+    /// Two lines, bytes per second out and in, over the capture's time.
     static func throughput(_ statistics: FlowStatistics) -> String {
         let series = statistics.series
         guard !series.isEmpty else { return "<p class=\"muted\">No traffic.</p>\n" }
@@ -15,7 +15,7 @@ enum ReportCharts {
         let plotWidth = width - left - 10
         let plotHeight = height - bottom - 10
         let ticks = ReportFormat.rateTicks(
-            maximum: series.map { max($0.bytesUpPerSecond, $0.bytesDownPerSecond) }.max() ?? 0
+            maximum: series.map { max($0.bytesOutPerSecond, $0.bytesInPerSecond) }.max() ?? 0
         )
         let peak = ticks.last?.value ?? 1
         // The time axis runs from the first bucket's start to the last bucket's end; each point sits in the
@@ -31,19 +31,19 @@ enum ReportCharts {
         let bucket = ReportFormat.interval(seconds: statistics.bucketSeconds)
         var svg =
             "<svg class=\"chart\" id=\"throughput-chart\" viewBox=\"0 0 \(format(width)) \(format(height))\" "
-            + "role=\"img\" aria-label=\"Bytes per second up and down, \(bucket) buckets\">\n"
+            + "role=\"img\" aria-label=\"Bytes per second out and in, \(bucket) buckets\">\n"
         for tick in ticks {
             let lineY = format(y(tick.value))
             svg += "<line class=\"grid\" x1=\"\(format(left))\" x2=\"\(format(width - 10))\" y1=\"\(lineY)\" "
             svg += "y2=\"\(lineY)\"/><text class=\"axis tick\" x=\"\(format(left - 6))\" y=\"\(lineY)\" "
             svg += "text-anchor=\"end\" dominant-baseline=\"middle\">\(tick.label)</text>\n"
         }
-        svg += "<polyline class=\"down\" data-series=\"down\" points=\"\(points(\.bytesDownPerSecond))\"/>\n"
-        svg += "<polyline class=\"up\" data-series=\"up\" points=\"\(points(\.bytesUpPerSecond))\"/>\n"
+        svg += "<polyline class=\"down\" data-series=\"down\" points=\"\(points(\.bytesInPerSecond))\"/>\n"
+        svg += "<polyline class=\"up\" data-series=\"up\" points=\"\(points(\.bytesOutPerSecond))\"/>\n"
         if series.count <= 60 {
             // Few buckets (one, for a short capture) draw no visible line: mark each point.
             for (index, bucket) in series.enumerated() {
-                for (kind, value) in [("down", bucket.bytesDownPerSecond), ("up", bucket.bytesUpPerSecond)] {
+                for (kind, value) in [("down", bucket.bytesInPerSecond), ("up", bucket.bytesOutPerSecond)] {
                     svg += "<circle class=\"\(kind)\" cx=\"\(format(x(index)))\" cy=\"\(format(y(value)))\" r=\"3\"/>"
                 }
             }
@@ -58,8 +58,8 @@ enum ReportCharts {
             let end = last.start.addingTimeInterval(statistics.bucketSeconds)
             svg += "<tspan data-axis-end>\(formatter.string(from: end))</tspan></text>\n"
         }
-        svg += "</svg>\n<p class=\"legend\"><span class=\"key down\"></span>down (response bodies) "
-        svg += "<span class=\"key up\"></span>up (request bodies) · "
+        svg += "</svg>\n<p class=\"legend\"><span class=\"key down\"></span>in (response bodies) "
+        svg += "<span class=\"key up\"></span>out (request bodies) · "
         svg += "\(ReportFormat.counted(series.count, "bucket")) of \(bucket)</p>\n"
         return svg
     }

@@ -29,8 +29,8 @@ struct ReportPayload: Encodable {
         var duration: Double?
         var sent: Double?
         var firstByte: Double?
-        var bytesUp: Int64
-        var bytesDown: Int64
+        var bytesOut: Int64
+        var bytesIn: Int64
         var findings: Int
         var error: String?
         var mime: String?
@@ -172,8 +172,8 @@ struct ReportPayload: Encodable {
             duration: transaction.timings.end,
             sent: transaction.timings.requestSent,
             firstByte: transaction.timings.firstByte,
-            bytesUp: transaction.request.body?.totalByteCount ?? 0,
-            bytesDown: transaction.response?.body?.totalByteCount ?? 0,
+            bytesOut: transaction.request.body?.totalByteCount ?? 0,
+            bytesIn: transaction.response?.body?.totalByteCount ?? 0,
             findings: transaction.findings.count,
             error: transaction.error?.message,
             mime: transaction.response?.headers["Content-Type"]

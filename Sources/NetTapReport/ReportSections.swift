@@ -13,8 +13,8 @@ enum ReportSections {
         var cards: [(String, String, String)] = [
             ("requests", "Transactions", "\(total.requests)"),
             ("hosts", "Hosts", "\(statistics.hosts.count)"),
-            ("bytes-up", "Bytes up", ReportFormat.bytes(total.bytesUp)),
-            ("bytes-down", "Bytes down", ReportFormat.bytes(total.bytesDown)),
+            ("bytes-out", "Bytes out", ReportFormat.bytes(total.bytesOut)),
+            ("bytes-in", "Bytes in", ReportFormat.bytes(total.bytesIn)),
             ("failed", "Failed", "\(total.failed)"),
             ("client-errors", "4xx", "\(total.clientErrors)"),
             ("server-errors", "5xx", "\(total.serverErrors)"),
@@ -49,7 +49,7 @@ enum ReportSections {
     static func hosts(_ statistics: FlowStatistics) -> String {
         var html = "<section id=\"hosts\"><h2>Hosts</h2>\n<div class=\"scroll\"><table class=\"grid\">\n<thead><tr>"
         for heading in [
-            "Host", "Requests", "Bytes up", "Bytes down", "Failed", "4xx", "5xx", "p50", "p95", "p99", "Answered by",
+            "Host", "Requests", "Bytes out", "Bytes in", "Failed", "4xx", "5xx", "p50", "p95", "p99", "Answered by",
         ] {
             html += "<th>\(heading)</th>"
         }
@@ -58,8 +58,8 @@ enum ReportSections {
             let sources = totals.answeredBy.map { "\($0.source) \(ReportFormat.percent($0.share))" }
                 .joined(separator: ", ")
             let cells = [
-                totals.host, "\(totals.requests)", ReportFormat.bytes(totals.bytesUp),
-                ReportFormat.bytes(totals.bytesDown), "\(totals.failed)", "\(totals.clientErrors)",
+                totals.host, "\(totals.requests)", ReportFormat.bytes(totals.bytesOut),
+                ReportFormat.bytes(totals.bytesIn), "\(totals.failed)", "\(totals.clientErrors)",
                 "\(totals.serverErrors)", ReportFormat.milliseconds(totals.p50Milliseconds),
                 ReportFormat.milliseconds(totals.p95Milliseconds), ReportFormat.milliseconds(totals.p99Milliseconds),
                 sources,
@@ -129,4 +129,17 @@ enum ReportSections {
         </section>
 
         """
+
+    /// The page's figures as `{"hosts":[…],"total":…}`, script-safe.
+    static func statisticsJSON(_ statistics: FlowStatistics) -> String {
+        struct Figures: Encodable {
+            var total: FlowStatistics.Totals
+            var hosts: [FlowStatistics.Totals]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let figures = Figures(total: statistics.total, hosts: statistics.hosts)
+        let data = (try? encoder.encode(figures)) ?? Data("null".utf8)
+        return String(decoding: HTMLText.scriptSafe(data), as: UTF8.self)
+    }
 }

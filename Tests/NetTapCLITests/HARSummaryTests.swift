@@ -162,7 +162,7 @@ struct NetTapExportSummaryTests {
         let big = document.log.entries[0]
         #expect(big.response.content.size == 1_048_576)
         #expect(big.response.bodySize == 5_000_000)
-        #expect(HARSummary.bytesIn(big) == 5_000_000)
+        #expect(big.transaction().response?.body?.totalByteCount == 5_000_000)
 
         let summary = HARSummary(entries: document.log.entries)
         #expect(summary.total.bytesIn == 5_000_000 + 2 + 4)
@@ -208,17 +208,38 @@ struct NetTapExportSummaryTests {
         #expect(html.contains("\"total\":3"))
     }
 
-    @Test("unknown sizes (-1) never lower the count: the larger known size wins")
-    func largerKnownSize() throws {
-        var entry = try NetTapExport.document().log.entries[3]
-        entry.response.content.size = -1
-        entry.response.bodySize = 120
-        #expect(HARSummary.bytesIn(entry) == 120)
-        entry.response.content.size = 300
-        #expect(HARSummary.bytesIn(entry) == 300)
-        entry.response.content.size = -1
-        entry.response.bodySize = -1
-        #expect(HARSummary.bytesIn(entry) == 0)
+    @Test("received sizes: the larger known size without compression, content.size with it, -1 counts as 0")
+    func receivedSizes() throws {
+        var response = try NetTapExport.document().log.entries[3].response
+        response.headers = []
+        response.content.text = nil
+        response.content.size = -1
+        response.bodySize = 120
+        #expect(response.receivedBodySize == 120, "unknown content.size: the bytes transferred")
+        response.content.size = 300
+        #expect(response.receivedBodySize == 300, "not compressed: the larger")
+        response.bodySize = 900
+        #expect(response.receivedBodySize == 900, "not compressed: the larger (a text cut by its exporter)")
+        response.headers = [HARHeader(name: "content-encoding", value: "gzip")]
+        #expect(response.receivedBodySize == 300, "compressed: the decoded content.size, not the transfer size")
+        response.headers = [HARHeader(name: "Content-Encoding", value: "identity")]
+        #expect(response.receivedBodySize == 900, "identity is no compression")
+        response.content.text = String(repeating: "x", count: 1_000)
+        #expect(response.receivedBodySize == 1_000, "a text longer than both")
+        response.content.text = nil
+        response.content.size = -1
+        response.bodySize = -1
+        #expect(response.receivedBodySize == 0)
+
+        var request = try NetTapExport.document().log.entries[3].request
+        request.postData = HARPostData(mimeType: "text/plain", text: "abcdef")
+        request.bodySize = 0
+        #expect(request.sentBodySize == 6, "bodySize 0 beside the text")
+        request.bodySize = 40
+        #expect(request.sentBodySize == 40)
+        request.postData = nil
+        request.bodySize = -1
+        #expect(request.sentBodySize == 0)
     }
 }
 

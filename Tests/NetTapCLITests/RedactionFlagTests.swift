@@ -46,7 +46,7 @@ struct RedactionFlagTests {
                 headers: [:],
                 url: try #require(URL(string: "http://127.0.0.1:8080/x"))
             ),
-            timings: Timings(startDate: Date(timeIntervalSince1970: 0)),
+            timings: Timings(startDate: Date(timeIntervalSince1970: 0), requestSent: 1, firstByte: 5, end: 12),
             state: .completed
         )
         let file = try folder.write(

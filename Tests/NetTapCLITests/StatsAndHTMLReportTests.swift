@@ -7,7 +7,7 @@ import Testing
 
 @Suite("nettap stats and nettap report --html")
 struct StatsAndHTMLReportTests {
-    /// A store with three transactions on two hosts: 1000 and 3000 bytes down, a 503, durations 10/20/30 ms.
+    /// A store with three transactions on two hosts: 1000 and 3000 bytes in, a 503, durations 10/20/30 ms.
     static func makeStore(in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("capture.sqlite")
         let store = try TransactionStore(url: url)
@@ -78,6 +78,46 @@ struct StatsAndHTMLReportTests {
                 "(1 s buckets; all of them with --by time): 3 of 81 buckets with traffic; peaks 1 requests/s"
             )
         )
+    }
+
+    @Test("stats --json, report --json and report --html give the same total and hosts objects for a store")
+    func oneEngineForAStore() async throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try await Self.makeStore(in: directory)
+        let stats = await runCLI(["stats", store.path, "--json"])
+        #expect(stats.exitCode == .success, "\(stats.standardError)")
+        let page = directory.appendingPathComponent("page.html")
+        let report = await runCLI(["report", store.path, "--json", "--html", page.path])
+        #expect(report.exitCode == .success, "\(report.standardError)")
+        func figures(_ data: Data) throws -> NSDictionary {
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return ["total": object["total"] ?? NSNull(), "hosts": object["hosts"] ?? NSNull()] as NSDictionary
+        }
+        let fromStats = try figures(stats.standardOutputData)
+        #expect(try figures(report.standardOutputData) == fromStats)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let opening = try #require(html.range(of: #"<script type="application/json" id="nettap-statistics">"#))
+        let closing = try #require(html.range(of: "</script>", range: opening.upperBound..<html.endIndex))
+        #expect(try figures(Data(html[opening.upperBound..<closing.lowerBound].utf8)) == fromStats)
+
+        let total = try #require(fromStats["total"] as? [String: Any])
+        #expect(total["requests"] as? Int == 3)
+        #expect(total["bytesIn"] as? Int == 4000)
+        #expect(total["bytesOut"] as? Int == 0)
+        #expect(total["httpErrors"] as? Int == 1)
+        #expect(total["serverErrors"] as? Int == 1)
+        #expect(total["p50Milliseconds"] as? Double == 20)
+        let hosts = (fromStats["hosts"] as? [[String: Any]])?.map { $0["host"] as? String }
+        #expect(hosts == ["a.example.com", "b.example.com:81"])
+        // The series only with --by time, its dates in ISO 8601.
+        let plain = try JSONSerialization.jsonObject(with: stats.standardOutputData) as? [String: Any]
+        #expect(plain?["series"] == nil)
+        let series = await runCLI(["stats", store.path, "--json", "--by", "minute"])
+        let object = try #require(try JSONSerialization.jsonObject(with: series.standardOutputData) as? [String: Any])
+        #expect(object["bucketSeconds"] as? Double == 60)
+        let buckets = try #require(object["series"] as? [[String: Any]])
+        #expect(buckets.reduce(0) { $0 + ($1["bytesIn"] as? Int ?? 0) } == 4000)
+        #expect((buckets.first?["start"] as? String)?.hasSuffix("Z") == true)
     }
 
     @Test("stats --by minute: 60-second buckets; --bucket sets another bucket")

@@ -36,8 +36,8 @@ struct FlowStatisticsTests {
         let total = statistics.total
         #expect(total.host == "(all)")
         #expect(total.requests == 4)
-        #expect(total.bytesUp == 500)
-        #expect(total.bytesDown == 1500)
+        #expect(total.bytesOut == 500)
+        #expect(total.bytesIn == 1500)
         #expect(total.failed == 1)
         #expect(total.clientErrors == 1)
         #expect(total.serverErrors == 1)
@@ -57,23 +57,23 @@ struct FlowStatisticsTests {
         #expect(hosts.map(\.host) == ["a.example.com", "b.example.com:8080"])
         let a = hosts[0]
         #expect([a.requests, a.failed, a.clientErrors, a.serverErrors] as [Int] == [2, 0, 0, 1])
-        #expect([a.bytesUp, a.bytesDown] == [500, 1200])
+        #expect([a.bytesOut, a.bytesIn] == [500, 1200])
         #expect([a.p50Milliseconds, a.p95Milliseconds, a.p99Milliseconds] == [100, 300, 300])
         let b = hosts[1]
         #expect([b.requests, b.failed, b.clientErrors, b.serverErrors] as [Int] == [2, 1, 1, 0])
-        #expect([b.bytesUp, b.bytesDown] == [0, 300])
+        #expect([b.bytesOut, b.bytesIn] == [0, 300])
         #expect([b.p50Milliseconds, b.p95Milliseconds] == [20, 50])
         #expect(b.answeredBy.map(\.share) == [0.5, 0.5])
     }
 
-    @Test("1-second buckets: requests at their start, bytes up when sent, bytes down at the end")
+    @Test("1-second buckets: requests at their start, bytes out when sent, bytes in at the end")
     func secondBuckets() {
         let series = FlowStatistics(transactions: Self.transactions).series
         #expect(series.map(\.start) == [0, 1, 2].map { Samples.start.addingTimeInterval($0) })
         #expect(series.map(\.requests) == [2, 1, 1])
-        #expect(series.map(\.bytesUp) == [500, 0, 0])
-        #expect(series.map(\.bytesDown) == [1200, 300, 0])
-        #expect(series.map(\.bytesDownPerSecond) == [1200, 300, 0])
+        #expect(series.map(\.bytesOut) == [500, 0, 0])
+        #expect(series.map(\.bytesIn) == [1200, 300, 0])
+        #expect(series.map(\.bytesInPerSecond) == [1200, 300, 0])
         #expect(series.map(\.requestsPerSecond) == [2, 1, 1])
     }
 
@@ -82,8 +82,8 @@ struct FlowStatisticsTests {
         let statistics = FlowStatistics(transactions: Self.transactions, bucketDuration: .milliseconds(500))
         #expect(statistics.bucketSeconds == 0.5)
         #expect(statistics.series.map(\.requests) == [1, 1, 1, 0, 0, 1])
-        #expect(statistics.series.map(\.bytesDownPerSecond) == [2000, 400, 600, 0, 0, 0])
-        #expect(statistics.series.map(\.bytesUpPerSecond) == [0, 1000, 0, 0, 0, 0])
+        #expect(statistics.series.map(\.bytesInPerSecond) == [2000, 400, 600, 0, 0, 0])
+        #expect(statistics.series.map(\.bytesOutPerSecond) == [0, 1000, 0, 0, 0, 0])
         #expect(statistics.series.map(\.requestsPerSecond) == [2, 2, 2, 0, 0, 2])
     }
 
@@ -92,7 +92,7 @@ struct FlowStatisticsTests {
         let range = DateInterval(start: Samples.start.addingTimeInterval(1), duration: 2)
         let statistics = FlowStatistics(transactions: Self.transactions, range: range)
         #expect(statistics.total.requests == 2)
-        #expect(statistics.total.bytesDown == 300)
+        #expect(statistics.total.bytesIn == 300)
         #expect(statistics.series.count == 2)
         #expect(statistics.series.map(\.requests) == [1, 1])
         #expect(statistics.series.first?.start == range.start)

@@ -71,8 +71,8 @@ struct HTMLReportTests {
     @Test("capture text cannot close the data block or add markup; secrets are redacted")
     func escaping() throws {
         let html = HTMLReport(transactions: [Hostile.transaction]).render()
-        // Only the report's own two script elements.
-        #expect(html.components(separatedBy: "<script").count - 1 == 2)
+        // Only the report's own three script elements (statistics, data, code).
+        #expect(html.components(separatedBy: "<script").count - 1 == 3)
         #expect(!html.contains("<img"))
         #expect(!html.contains("<!-- "))
         #expect(!html.contains("\u{2028}"))
