@@ -43,4 +43,23 @@ extension HARCookie {
             }
         }
     }
+
+    /// A `Cookie` header value for request cookies: `name=value; name2=value2` (RFC 6265 §5.4).
+    static func cookieHeader(for cookies: [HARCookie]) -> String {
+        cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// The `Set-Cookie` header value of this cookie (RFC 6265 §4.1): its attributes as far as HAR knows them,
+    /// `Expires` as an HTTP date.
+    var setCookieValue: String {
+        var parts = ["\(name)=\(value)"]
+        if let path, !path.isEmpty { parts.append("Path=\(path)") }
+        if let domain, !domain.isEmpty { parts.append("Domain=\(domain)") }
+        if let expires, let date = HARDate.date(from: expires) {
+            parts.append("Expires=\(HTTPDate.string(from: date))")
+        }
+        if httpOnly == true { parts.append("HttpOnly") }
+        if secure == true { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
 }

@@ -50,7 +50,8 @@ extension HARRequest {
     ///
     /// The body comes from `postData` (base64-decoded when `_encoding` is `base64`; form `params` joined
     /// as URL-encoded text when there is no `text`), its full size is ``sentBodySize``; without `postData`, a
-    /// `bodySize` above 0 gives a body of that size whose bytes were not kept.
+    /// `bodySize` above 0 gives a body of that size whose bytes were not kept. The `cookies` become a `Cookie`
+    /// header when the headers have none (an exporter that filtered the headers still lists the cookies sent).
     ///
     /// - Returns: The request; an unparsable `url` becomes `file:///`.
     public func capturedRequest() -> CapturedRequest {
@@ -62,12 +63,12 @@ extension HARRequest {
             // A size without the bytes: the body was sent, its text not kept.
             body = CapturedBody(data: Data(), totalByteCount: Int64(bodySize))
         }
-        return CapturedRequest(
-            method: method,
-            url: HARURL.url(from: url),
-            headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
-            body: body
-        )
+        var fields = HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+        if !cookies.isEmpty, !fields.contains(name: "Cookie") {
+            // An exporter that left the header out still lists the cookies sent.
+            fields.add(name: "Cookie", value: HARCookie.cookieHeader(for: cookies))
+        }
+        return CapturedRequest(method: method, url: HARURL.url(from: url), headers: fields, body: body)
     }
 
     /// The size of the request body as the app sent it, in bytes, as these fields tell it: the one definition

@@ -65,7 +65,8 @@ extension HARResponse {
     /// The captured response this HAR response describes, or `nil` for status 0 (no response).
     ///
     /// - Parameter url: The response's URL (the final URL after redirects).
-    /// - Returns: The response with the decoded body; its full size is ``receivedBodySize``.
+    /// - Returns: The response with the decoded body; its full size is ``receivedBodySize``. The `cookies` become
+    ///   `Set-Cookie` headers when the headers have none (an exporter that filtered them still lists the cookies).
     public func capturedResponse(url: URL) -> CapturedResponse? {
         guard status > 0 else { return nil }
         var body: CapturedBody?
@@ -76,10 +77,15 @@ extension HARResponse {
         } else if size > 0 {
             body = CapturedBody(data: Data(), totalByteCount: size)
         }
+        var fields = HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+        if !cookies.isEmpty, !fields.contains(name: "Set-Cookie") {
+            // An exporter that left the headers out still lists the cookies set.
+            for cookie in cookies { fields.add(name: "Set-Cookie", value: cookie.setCookieValue) }
+        }
         return CapturedResponse(
             statusCode: status,
             httpVersion: httpVersion.isEmpty ? "HTTP/1.1" : httpVersion,
-            headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+            headers: fields,
             url: url,
             body: body
         )

@@ -4,18 +4,19 @@ import Testing
 
 /// An imported HAR in Firefox's shape, no value of whose cookies any command may print or write.
 ///
-/// Every `Set-Cookie` of a response is in one value, one per line, and the cookies' values are copied into later
-/// entries' URLs and headers.
+/// Every `Set-Cookie` of a response is in one value, one per line; one cookie is only in a request's HAR `cookies`
+/// array (its headers filtered out); the cookies' values are copied into later entries' URLs and headers.
 @Suite("Imported HAR: multi-line Set-Cookie and values copied across entries are redacted in every output")
 struct CrossEntryRedactionTests {
-    static let planted = ["SIDa8f3c0de55e1", "REFRESHr79c0ffee", "TRACKt0k3n-5150"]
+    static let planted = ["SIDa8f3c0de55e1", "REFRESHr79c0ffee", "TRACKt0k3n-5150", "ARRAYONLYc00k1e"]
 
     static let document = """
         {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "128.0"}, "pages": [],
           "entries": [
             {"startedDateTime": "2026-01-01T00:00:00.000Z", "time": 12,
              "request": {"method": "POST", "url": "https://shop.example/login", "httpVersion": "HTTP/1.1",
-               "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": 0},
+               "cookies": [{"name": "session", "value": "\(planted[3])"}], "headers": [], "queryString": [],
+               "headersSize": -1, "bodySize": 0},
              "response": {"status": 302, "statusText": "Found", "httpVersion": "HTTP/1.1",
                "cookies": [{"name": "sid", "value": "\(planted[0])"}, {"name": "refresh", "value": "\(planted[1])"}],
                "headers": [
@@ -26,7 +27,7 @@ struct CrossEntryRedactionTests {
                "headersSize": -1, "bodySize": 0},
              "cache": {}, "timings": {"send": 1, "wait": 10, "receive": 1}},
             {"startedDateTime": "2026-01-01T00:00:01.000Z", "time": 20,
-             "request": {"method": "GET", "url": "https://shop.example/track?visit=\(planted[0])&page=2",
+             "request": {"method": "GET", "url": "https://shop.example/track?visit=\(planted[0])&page=2&ref=\(planted[3])",
                "httpVersion": "HTTP/1.1", "cookies": [], "headers": [{"name": "X-Trace", "value": "\(planted[2])"}],
                "queryString": [{"name": "visit", "value": "\(planted[0])"}, {"name": "page", "value": "2"}],
                "headersSize": -1, "bodySize": 0},

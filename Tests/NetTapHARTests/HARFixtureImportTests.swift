@@ -117,4 +117,49 @@ struct HARFixtureImportTests {
         #expect(error.description.hasPrefix("broken.har:5:1: invalid JSON: "))
         #expect(!error.description.contains("\n"))
     }
+
+    @Test("cookies listed only in the HAR cookies arrays (headers filtered out) become Cookie and Set-Cookie headers")
+    func cookiesWithoutHeaders() throws {
+        let request = HARRequest(
+            method: "GET",
+            url: "https://shop.example/",
+            cookies: [HARCookie(name: "sid", value: "abc"), HARCookie(name: "theme", value: "dark")]
+        )
+        #expect(request.capturedRequest().headers["Cookie"] == "sid=abc; theme=dark")
+        var withHeader = request
+        withHeader.headers = [HARHeader(name: "cookie", value: "sid=abc")]
+        #expect(withHeader.capturedRequest().headers.values(for: "Cookie") == ["sid=abc"], "the header wins")
+
+        let response = HARResponse(
+            status: 200,
+            statusText: "OK",
+            httpVersion: "HTTP/1.1",
+            cookies: [
+                HARCookie(
+                    name: "sid",
+                    value: "abc",
+                    path: "/",
+                    domain: "shop.example",
+                    expires: "2030-01-02T03:04:05.000Z",
+                    httpOnly: true,
+                    secure: true
+                )
+            ],
+            content: HARContent(size: 0, mimeType: "text/plain")
+        )
+        let url = try #require(URL(string: "https://shop.example/"))
+        let setCookie = response.capturedResponse(url: url)?.headers.values(for: "Set-Cookie")
+        #expect(
+            setCookie == [
+                "sid=abc; Path=/; Domain=shop.example; Expires=Wed, 02 Jan 2030 03:04:05 GMT; HttpOnly; Secure"
+            ]
+        )
+        // Read back as HAR cookies, the attributes survive.
+        let cookies = HARCookie.responseCookies(
+            in: HTTPHeaders([HTTPHeaders.Field(name: "Set-Cookie", value: setCookie?.first ?? "")]),
+            url: url
+        )
+        #expect(cookies.first?.expires == "2030-01-02T03:04:05.000Z")
+        #expect(cookies.first?.httpOnly == true)
+    }
 }

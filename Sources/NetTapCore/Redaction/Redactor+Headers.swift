@@ -82,14 +82,17 @@ extension Redactor {
         return result + transform(line)
     }
 
+    /// Whether the value of the cookie `name`, sent or set in `header` (`Cookie` or `Set-Cookie`), is redacted.
+    func isSecretCookie(_ name: String, in header: String) -> Bool {
+        (isSecret(header, at: .header) || matchesRule(name, at: .cookie)) && !isExcepted(name, at: .cookie)
+    }
+
     private func redactCookieLine(_ value: String, header: String, locations: inout [RedactionLocation]) -> String {
-        let blanket = isSecret(header, at: .header)
         func redactPair(_ pair: Substring) -> String {
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
             let cookieValue = pair[pair.index(after: equals)...]
-            let isSecretCookie =
-                (blanket || matchesRule(name, at: .cookie)) && !isExcepted(name, at: .cookie)
+            let isSecretCookie = isSecretCookie(name, in: header)
             guard isSecretCookie, !name.isEmpty, cookieValue != Self.placeholder[...] else { return String(pair) }
             locations.append(RedactionLocation(kind: .cookie, name: name, header: header))
             return pair[...equals] + Self.placeholder
