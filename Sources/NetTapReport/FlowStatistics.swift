@@ -5,15 +5,15 @@ import NetTapCore
 /// percentiles and who answered, plus a time series of bytes and requests per second.
 ///
 /// The one statistics engine of NetTap: `nettap report`, `nettap stats` and the HTML report all print these
-/// figures (`report` reads a HAR file's transactions as ``HARDocument/transactions()`` gives them), so they agree
+/// figures (`report` reads a HAR file's transactions as `HARDocument.transactions()` gives them), so they agree
 /// for every file. Every figure is defined in docs/statistics.md; in short:
 /// - **requests**: the transactions whose `Timings.startDate` lies in the range (all of them without a range). A
 ///   transaction is a request and its fate: its redirect hops count with it.
 /// - **bytesIn** / **bytesOut**: the response and request *body* sizes as the app received and sent them
 ///   (decoded), `CapturedBody.totalByteCount`: the full size, also when NetTap kept only part of a body or
 ///   redacted it. Header bytes are not counted. A HAR file's sizes come from `_netTap.bodies` (NetTap's record of
-///   the real sizes), else `content.size` and `bodySize` as ``HARResponse/receivedBodySize`` and
-///   ``HARRequest/sentBodySize`` define.
+///   the real sizes), else `content.size` and `bodySize` as `HARResponse.receivedBodySize` and
+///   `HARRequest.sentBodySize` define.
 /// - **failed**: transactions in state `Transaction.State.failed` or `Transaction.State.cancelled` (a HAR entry of
 ///   status 0). **httpErrors** counts responses with status ≥ 400; **clientErrors** (400–499) and **serverErrors**
 ///   (≥ 500) split them. HTTP errors and redirects are not failures.
