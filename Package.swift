@@ -63,6 +63,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "NetTapIntegrity", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
+        .target(name: "NetTapInspector", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
         .target(
             name: "NetTapConfiguration",
             dependencies: [
@@ -179,6 +180,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),
+        .testTarget(
+            name: "NetTapInspectorTests",
+            dependencies: ["NetTapInspector", "NetTapCore"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "NetTapIntegrityTests",
             dependencies: ["NetTapIntegrity", "NetTapCore", "NetTapTesting", "NetTapTestSupport"],
