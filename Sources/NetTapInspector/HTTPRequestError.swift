@@ -11,6 +11,13 @@ package struct HTTPRequestError: Error, Sendable, Equatable, CustomStringConvert
     /// The line of the head it was found on, from 1; 0 when it concerns the whole head.
     package var line: Int
 
+    /// Creates an error.
+    package init(status: Int, reason: String, line: Int) {
+        self.status = status
+        self.reason = reason
+        self.line = line
+    }
+
     /// `line 3: whitespace between the field name and the colon (RFC 9112 §5.1)`.
     package var description: String { line > 0 ? "line \(line): \(reason)" : reason }
 
