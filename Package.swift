@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "NetTapFiles", targets: ["NetTapFiles"]),
         .library(name: "NetTapCrypto", targets: ["NetTapCrypto"]),
         .library(name: "NetTapIntegrity", targets: ["NetTapIntegrity"]),
+        .library(name: "NetTapInspector", targets: ["NetTapInspector"]),
         .library(name: "NetTapTesting", targets: ["NetTapTesting"]),
         .library(name: "NetTapConfiguration", targets: ["NetTapConfiguration"]),
         .executable(name: "nettap", targets: ["nettap"]),
@@ -77,7 +78,7 @@ let package = Package(
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
                 "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport",
-                "NetTapConfiguration",
+                "NetTapConfiguration", "NetTapInspector",
             ],
             swiftSettings: strict
         ),

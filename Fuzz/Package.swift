@@ -38,6 +38,7 @@ let package = Package(
         fuzzer("FuzzMatcher", ["NetTapCore"]),
         fuzzer("FuzzIntegrity", ["NetTapIntegrity", "NetTapCore"]),
         fuzzer("FuzzHeaders", ["NetTapCore", "NetTapHAR", "NetTapAudit", "NetTapFiles", "NetTapCache"]),
+        fuzzer("FuzzInspector", ["NetTapInspector", "NetTapCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

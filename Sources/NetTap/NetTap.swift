@@ -5,6 +5,7 @@
 @_exported import NetTapCore
 @_exported import NetTapFiles
 @_exported import NetTapHAR
+@_exported import NetTapInspector
 @_exported import NetTapIntegrity
 @_exported import NetTapMocking
 @_exported import NetTapReplay
