@@ -1,0 +1,122 @@
+import Foundation
+import NetTapCore
+
+/// The Chrome DevTools Protocol face of the inspector: the discovery endpoints Chrome's `chrome://inspect` reads
+/// (`/json/version`, `/json/list`, `/json`), one target, and its WebSocket at an unguessable path.
+///
+/// Messages are CDP commands, `{"id": 1, "method": "Network.enable", "params": {}}`; each gets its answer with the
+/// same id: from ``handler`` when it knows the method, else an empty result, so a frontend never waits. Text that
+/// is not a command gets the JSON-RPC error CDP uses (-32700 parse error, -32600 invalid request).
+///
+/// Thread safety: every member may be used from any thread; commands run on the server's queue.
+package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
+    /// Answers the commands it knows: the result object, or `nil` for an empty result.
+    package typealias Handler = @Sendable (_ method: String, _ params: [String: Any], _ client: Int) -> [String: Any]?
+
+    /// The target's id, also the secret part of its WebSocket path.
+    package let targetID: String
+    /// The target's title in `chrome://inspect`.
+    package let title: String
+    private let handler: Handler
+    private let clients = Locked(Set<Int>())
+
+    /// Creates the endpoint.
+    ///
+    /// - Parameters:
+    ///   - title: The title shown for the target.
+    ///   - targetID: The id and WebSocket path secret; 128 random bits by default.
+    ///   - handler: Answers known commands.
+    package init(
+        title: String,
+        targetID: String = DevToolsEndpoint.randomID(),
+        handler: @escaping Handler = { _, _, _ in nil }
+    ) {
+        self.title = title
+        self.targetID = targetID
+        self.handler = handler
+    }
+
+    /// 32 lowercase hex digits from the system's random source.
+    package static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &generator)) }
+            .joined()
+    }
+
+    /// The clients connected now.
+    package var connectedClients: Set<Int> { clients.withLock { $0 } }
+
+    /// The WebSocket URL of the target, `ws://127.0.0.1:PORT/devtools/page/ID`.
+    package func webSocketURL(on server: InspectorServer, authority: String? = nil) -> String {
+        "ws://\(authority ?? "\(server.address):\(server.port)")/devtools/page/\(targetID)"
+    }
+
+    /// The URL to open in Chrome, Edge or Brave.
+    package func frontendURL(on server: InspectorServer) -> String {
+        let socket = webSocketURL(on: server).dropFirst("ws://".count)
+        return "devtools://devtools/bundled/inspector.html?ws=\(socket)"
+    }
+
+    package func reply(to head: HTTPRequestHead, server: InspectorServer) -> InspectorReply {
+        guard head.method == "GET" || head.method == "HEAD" else {
+            return .response(status: 405, contentType: "text/plain; charset=utf-8", body: Array("GET only\n".utf8))
+        }
+        let authority = head.authority ?? "\(server.address):\(server.port)"
+        switch head.path {
+        case "/json/version":
+            return json([
+                "Browser": "NetTap", "Protocol-Version": "1.3", "User-Agent": "NetTap",
+                "webSocketDebuggerUrl": webSocketURL(on: server, authority: authority),
+            ])
+        case "/json", "/json/list":
+            return json([target(on: server, authority: authority)])
+        case "/devtools/page/\(targetID)" where WebSocketHandshake.isUpgrade(head):
+            return .webSocket { [clients] client in clients.withLock { _ = $0.insert(client) } }
+        default:
+            return .response(status: 404, contentType: "text/plain; charset=utf-8", body: Array("not found\n".utf8))
+        }
+    }
+
+    package func received(_ text: String, from client: Int, server: InspectorServer) {
+        server.send(Self.answer(to: text, client: client, handler: handler), to: client)
+    }
+
+    package func disconnected(_ client: Int, server: InspectorServer) {
+        clients.withLock { _ = $0.remove(client) }
+    }
+
+    /// The answer to one message.
+    static func answer(to text: String, client: Int, handler: Handler) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else {
+            return encode(["id": NSNull(), "error": ["code": -32700, "message": "Parse error"]])
+        }
+        guard let command = object as? [String: Any], let id = command["id"] as? Int,
+            let method = command["method"] as? String
+        else {
+            return encode(["id": NSNull(), "error": ["code": -32600, "message": "Invalid request"]])
+        }
+        let params = command["params"] as? [String: Any] ?? [:]
+        return encode(["id": id, "result": handler(method, params, client) ?? [:]])
+    }
+
+    private func target(on server: InspectorServer, authority: String) -> [String: Any] {
+        let socket = webSocketURL(on: server, authority: authority)
+        return [
+            "description": "NetTap: the app's URLSession traffic", "id": targetID, "title": title, "type": "node",
+            "url": "nettap://\(title)", "webSocketDebuggerUrl": socket,
+            "devtoolsFrontendUrl": "devtools://devtools/bundled/inspector.html?ws=\(socket.dropFirst("ws://".count))",
+            "faviconUrl": "",
+        ]
+    }
+
+    private func json(_ object: Any) -> InspectorReply {
+        .response(status: 200, contentType: "application/json; charset=UTF-8", body: Array(Self.encode(object).utf8))
+    }
+
+    static func encode(_ object: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// What the inspector server lets in (issue 16's security rules): requests whose `Host` names a loopback host,
+/// so that a web page reached through DNS rebinding cannot talk to it, and WebSocket upgrades whose `Origin` is a
+/// DevTools frontend (or absent: programs that are not browsers send none).
+package struct InspectorRequestPolicy: Sendable, Equatable {
+    /// The origins allowed to open a WebSocket besides the built-in DevTools ones (`devtools://devtools`,
+    /// `chrome-devtools://devtools`): for example the origin of a Chromium serving its own frontend over HTTP.
+    package var allowedOrigins: Set<String>
+
+    /// Creates a policy.
+    package init(allowedOrigins: Set<String> = []) {
+        self.allowedOrigins = allowedOrigins
+    }
+
+    /// Why a request is refused (403), or `nil` when it may go on.
+    package func refusal(of head: HTTPRequestHead, isUpgrade: Bool) -> String? {
+        guard let authority = head.authority, Self.isLoopback(authority: authority) else {
+            return "the Host must name a loopback address (localhost, 127.0.0.1 or [::1])"
+        }
+        guard isUpgrade else { return nil }
+        let origins = head.fields.values(for: "Origin")
+        guard origins.count <= 1 else { return "more than one Origin" }
+        guard let origin = origins.first else { return nil }
+        let builtIn: Set<String> = ["devtools://devtools", "chrome-devtools://devtools"]
+        guard builtIn.contains(origin) || allowedOrigins.contains(origin) else {
+            return "WebSocket connections are accepted from DevTools frontends only, not from \(origin)"
+        }
+        return nil
+    }
+
+    /// Whether an authority (`host` or `host:port`) names a loopback host.
+    package static func isLoopback(authority: String) -> Bool {
+        var host = Substring(authority)
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || isPort(rest.dropFirst()) && rest.first == ":" else { return false }
+            return host[host.index(after: host.startIndex)..<close] == "::1"
+        }
+        if let colon = host.lastIndex(of: ":") {
+            guard isPort(host[host.index(after: colon)...]) else { return false }
+            host = host[..<colon]
+        }
+        if host.lowercased() == "localhost" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127"
+            && octets.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
+    }
+
+    private static func isPort(_ text: Substring) -> Bool {
+        !text.isEmpty && text.count <= 5 && text.allSatisfy { $0.isASCII && $0.isNumber }
+            && (Int(text) ?? 70_000) <= 65_535
+    }
+}
