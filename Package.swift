@@ -184,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "NetTapInspectorTests",
             dependencies: ["NetTapInspector", "NetTapCore"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         .testTarget(
