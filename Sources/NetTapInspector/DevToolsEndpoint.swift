@@ -10,14 +10,27 @@ import NetTapCore
 ///
 /// Thread safety: every member may be used from any thread; commands run on the server's queue.
 package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
-    /// Answers the commands it knows: the result object, or `nil` for an empty result.
-    package typealias Handler = @Sendable (_ method: String, _ params: [String: Any], _ client: Int) -> [String: Any]?
+    /// A command's answer.
+    package enum Answer {
+        /// The result object.
+        case result([String: Any])
+        /// A CDP error: -32000 for a server error, -32602 for invalid params.
+        case error(code: Int, message: String)
+    }
+
+    /// Answers the commands it knows (`nil`: an empty result), and may send events after the answer with
+    /// ``InspectorServer/send(_:to:)``: they are queued behind it.
+    package typealias Handler = @Sendable (_ method: String, _ params: [String: Any], _ client: Int) -> Answer?
+
+    /// Called after a command's answer was queued, for the events that follow it (`Network.enable`'s replay).
+    package typealias FollowUp = @Sendable (_ method: String, _ client: Int, _ server: InspectorServer) -> Void
 
     /// The target's id, also the secret part of its WebSocket path.
     package let targetID: String
     /// The target's title in `chrome://inspect`.
     package let title: String
     private let handler: Handler
+    private let followUp: FollowUp
     private let clients = Locked(Set<Int>())
 
     /// Creates the endpoint.
@@ -26,14 +39,17 @@ package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
     ///   - title: The title shown for the target.
     ///   - targetID: The id and WebSocket path secret; 128 random bits by default.
     ///   - handler: Answers known commands.
+    ///   - followUp: Sends what follows an answer.
     package init(
         title: String,
         targetID: String = DevToolsEndpoint.randomID(),
-        handler: @escaping Handler = { _, _, _ in nil }
+        handler: @escaping Handler = { _, _, _ in nil },
+        followUp: @escaping FollowUp = { _, _, _ in }
     ) {
         self.title = title
         self.targetID = targetID
         self.handler = handler
+        self.followUp = followUp
     }
 
     /// 32 lowercase hex digits from the system's random source.
@@ -78,25 +94,34 @@ package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
     }
 
     package func received(_ text: String, from client: Int, server: InspectorServer) {
-        server.send(Self.answer(to: text, client: client, handler: handler), to: client)
+        let (answer, method) = Self.answer(to: text, client: client, handler: handler)
+        server.send(answer, to: client)
+        if let method { followUp(method, client, server) }
     }
 
     package func disconnected(_ client: Int, server: InspectorServer) {
         clients.withLock { _ = $0.remove(client) }
     }
 
-    /// The answer to one message.
-    static func answer(to text: String, client: Int, handler: Handler) -> String {
+    /// The answer to one message, and the command's method when it was one.
+    static func answer(to text: String, client: Int, handler: Handler) -> (String, method: String?) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else {
-            return encode(["id": NSNull(), "error": ["code": -32700, "message": "Parse error"]])
+            return (encode(["id": NSNull(), "error": ["code": -32700, "message": "Parse error"]]), nil)
         }
         guard let command = object as? [String: Any], let id = command["id"] as? Int,
             let method = command["method"] as? String
         else {
-            return encode(["id": NSNull(), "error": ["code": -32600, "message": "Invalid request"]])
+            return (encode(["id": NSNull(), "error": ["code": -32600, "message": "Invalid request"]]), nil)
         }
         let params = command["params"] as? [String: Any] ?? [:]
-        return encode(["id": id, "result": handler(method, params, client) ?? [:]])
+        switch handler(method, params, client) {
+        case .error(let code, let message):
+            return (encode(["id": id, "error": ["code": code, "message": message]]), method)
+        case .result(let result):
+            return (encode(["id": id, "result": result]), method)
+        case nil:
+            return (encode(["id": id, "result": [String: Any]()]), method)
+        }
     }
 
     private func target(on server: InspectorServer, authority: String) -> [String: Any] {

@@ -16,7 +16,7 @@ import FoundationNetworking
 package enum NetworkEvents {
     /// One CDP event: its method and params.
     package struct Event: @unchecked Sendable {
-        /// `Network.requestWillBeSent`, …
+        /// The event name, such as `Network.requestWillBeSent`.
         package var method: String
         /// The params object.
         package var params: [String: Any]

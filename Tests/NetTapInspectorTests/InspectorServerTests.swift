@@ -14,7 +14,7 @@ struct InspectorServerTests {
         dropped: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws -> (InspectorServer, DevToolsEndpoint) {
         let endpoint = DevToolsEndpoint(title: "Tests") { method, _, _ in
-            method == "Runtime.evaluate" ? ["result": ["type": "undefined"]] : nil
+            method == "Runtime.evaluate" ? .result(["result": ["type": "undefined"]]) : nil
         }
         let server = try InspectorServer(
             policy: policy,

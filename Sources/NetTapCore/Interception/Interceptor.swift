@@ -69,7 +69,7 @@ public final class Interceptor: Sendable {
     /// The hosts this interceptor takes (``scope``).
     let scopeStorage = Locked(HostScope.everyHost)
     /// Decides whether installing does anything (release gating, ``Activation``).
-    let gate: ActivationGate
+    package let gate: ActivationGate
 
     /// Creates an interceptor with its own pipeline and capture log.
     ///
