@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),
         .testTarget(
             name: "NetTapInspectorTests",
-            dependencies: ["NetTapInspector", "NetTapCore"],
+            dependencies: ["NetTapInspector", "NetTapCore", "NetTapShaping", "NetTapTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),

@@ -130,11 +130,12 @@ public struct HARSummary: Sendable, Hashable, Codable {
     /// - Complexity: O(n log n) in the number of entries.
     public init(entries: [HAREntry], slowestLimit: Int = 10, redactor: Redactor = .default) {
         entryCount = entries.count
-        let hops = Self.foldedHops(of: entries)
-        var hopCounts: [Int: Int] = [:]
-        for index in hops.keys { hopCounts[entries[index].response.status, default: 0] += 1 }
         let indexed = HARDocument.indexedTransactions(of: entries)
         let transactions = indexed.map(\.transaction)
+        // The entries no transaction was read from are the redirect hops folded into their transactions.
+        let hops = Set(entries.indices).subtracting(indexed.map(\.entryIndex))
+        var hopCounts: [Int: Int] = [:]
+        for index in hops { hopCounts[entries[index].response.status, default: 0] += 1 }
         transactionCount = indexed.count
         redirectHopCount = hops.count
         redirectHopStatusCounts = Self.statusCounts(hopCounts)
@@ -176,25 +177,6 @@ public struct HARSummary: Sendable, Hashable, Codable {
             }
     }
 
-    /// The redirect hop entries `HARDocument.transactions()` folds into their transaction: by position in the
-    /// log, the id of the transaction (`_netTap.redirectOf`) whose final entry is in the log with that hop.
-    static func foldedHops(of entries: [HAREntry]) -> [Int: String] {
-        var redirectCounts: [String: Int] = [:]
-        for entry in entries where !entry.isRedirectHop {
-            if let id = entry.netTap?.id, let count = entry.netTap?.redirects?.count, count > 0 {
-                redirectCounts[id] = count
-            }
-        }
-        var hops: [Int: String] = [:]
-        for (index, entry) in entries.enumerated() {
-            guard let id = entry.netTap?.redirectOf, let hop = entry.netTap?.hop, let count = redirectCounts[id],
-                (0..<count).contains(hop)
-            else { continue }
-            hops[index] = id
-        }
-        return hops
-    }
-
     private static func statusCounts(_ counts: [Int: Int]) -> [StatusCount] {
         counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
     }
@@ -219,16 +201,5 @@ public struct HARSummary: Sendable, Hashable, Codable {
             )
         }
         .sorted { ($0.count, $1.source) > ($1.count, $0.source) }
-    }
-
-    /// The nearest-rank percentile of ascending values: the value at rank ⌈p/100 · n⌉ (at least rank 1), as
-    /// `FlowStatistics.nearestRankPercentile(_:of:)` computes it.
-    ///
-    /// - Parameters:
-    ///   - percent: The percentile, 0 to 100.
-    ///   - sortedValues: The values in ascending order.
-    /// - Returns: The percentile, or `nil` for no values.
-    public static func nearestRankPercentile(_ percent: Double, of sortedValues: [Double]) -> Double? {
-        FlowStatistics.nearestRankPercentile(percent, of: sortedValues)
     }
 }

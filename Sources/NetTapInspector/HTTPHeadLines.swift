@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// Splitting a request head into lines and reading header fields (RFC 9112 §2.2 and §5).
 enum HTTPHeadLines {
@@ -49,23 +50,5 @@ enum HTTPHeadLines {
             )
         }
         return (String(decoding: name, as: UTF8.self), String(decoding: trimmed, as: UTF8.self))
-    }
-}
-
-/// RFC 9110 §5.6.2 tokens.
-enum HTTPToken {
-    /// Whether `bytes` is a non-empty token (tchar: letters, digits and ``!#$%&'*+-.^_`|~``).
-    static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
-    }
-
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }

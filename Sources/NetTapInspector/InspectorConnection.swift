@@ -30,8 +30,8 @@ final class InspectorConnection: @unchecked Sendable {
     private var writeSource: (any DispatchSourceWrite)?
     private var isWriteSourceRunning = false
     private(set) var isClosed = false
-    /// Called with each request head; answers it.
-    var onHead: ((HTTPRequestHead, InspectorConnection) -> Void)?
+    /// Called with the request head and the bytes that followed it (the first frames of an upgrade); answers it.
+    var onHead: ((HTTPRequestHead, [UInt8], InspectorConnection) -> Void)?
     /// Called with each text message of an upgraded connection.
     var onText: ((String, InspectorConnection) -> Void)?
     /// Called once when the connection closes; `dropped` when it was closed for falling behind.
@@ -120,8 +120,7 @@ final class InspectorConnection: @unchecked Sendable {
                 mode = .head(parser)
                 if case .head(let head, let remainder) = outcome {
                     mode = .closing
-                    pendingRemainder = remainder
-                    onHead?(head, self)
+                    onHead?(head, remainder, self)
                 }
             } catch {
                 mode = .closing
@@ -133,9 +132,6 @@ final class InspectorConnection: @unchecked Sendable {
             break
         }
     }
-
-    /// The bytes that followed the request head, for ``upgrade(_:remainder:)``.
-    private(set) var pendingRemainder: [UInt8] = []
 
     private func handleFrames(_ bytes: [UInt8]) {
         guard case .webSocket(var decoder) = mode else { return }

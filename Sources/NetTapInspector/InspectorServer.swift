@@ -123,7 +123,9 @@ package final class InspectorServer: @unchecked Sendable {
                 outboxLimit: outboxLimit
             )
             nextID += 1
-            connection.onHead = { [weak self] head, connection in self?.serve(head, on: connection) }
+            connection.onHead = { [weak self] head, remainder, connection in
+                self?.serve(head, remainder: remainder, on: connection)
+            }
             connection.onClose = { [weak self] connection, dropped in self?.closed(connection, dropped: dropped) }
             connections[connection.id] = connection
             counters.withLock { $0.clients += 1 }
@@ -141,7 +143,7 @@ package final class InspectorServer: @unchecked Sendable {
         if dropped { clientDropped(connection.id) }
     }
 
-    private func serve(_ head: HTTPRequestHead, on connection: InspectorConnection) {
+    private func serve(_ head: HTTPRequestHead, remainder: [UInt8], on connection: InspectorConnection) {
         let isUpgrade = WebSocketHandshake.isUpgrade(head)
         if let refusal = policy.refusal(of: head, isUpgrade: isUpgrade) {
             connection.respond(
@@ -164,7 +166,7 @@ package final class InspectorServer: @unchecked Sendable {
                     endpoint.received(text, from: connection.id, server: self)
                 }
                 accepted(connection.id)
-                connection.upgrade(response, remainder: connection.pendingRemainder)
+                connection.upgrade(response, remainder: remainder)
             } catch {
                 connection.respond(error.response, body: Array((error.reason + "\n").utf8))
             }

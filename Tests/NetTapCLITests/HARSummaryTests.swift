@@ -80,13 +80,13 @@ struct HARSummaryTests {
     @Test("nearest-rank percentiles pick the value at rank ceil(p/100 * n)")
     func percentiles() {
         let values = (1...20).map(Double.init)
-        #expect(HARSummary.nearestRankPercentile(95, of: values) == 19)
-        #expect(HARSummary.nearestRankPercentile(50, of: values) == 10)
-        #expect(HARSummary.nearestRankPercentile(50, of: [1, 2, 3, 4]) == 2)
-        #expect(HARSummary.nearestRankPercentile(95, of: [1, 2, 3, 4]) == 4)
-        #expect(HARSummary.nearestRankPercentile(0, of: [7, 9]) == 7)
-        #expect(HARSummary.nearestRankPercentile(100, of: [7, 9]) == 9)
-        #expect(HARSummary.nearestRankPercentile(50, of: []) == nil)
+        #expect(FlowStatistics.nearestRankPercentile(95, of: values) == 19)
+        #expect(FlowStatistics.nearestRankPercentile(50, of: values) == 10)
+        #expect(FlowStatistics.nearestRankPercentile(50, of: [1, 2, 3, 4]) == 2)
+        #expect(FlowStatistics.nearestRankPercentile(95, of: [1, 2, 3, 4]) == 4)
+        #expect(FlowStatistics.nearestRankPercentile(0, of: [7, 9]) == 7)
+        #expect(FlowStatistics.nearestRankPercentile(100, of: [7, 9]) == 9)
+        #expect(FlowStatistics.nearestRankPercentile(50, of: []) == nil)
     }
 
     @Test("Chrome export: two hosts, a status-0 failure, a 304, exact byte counts and percentiles")

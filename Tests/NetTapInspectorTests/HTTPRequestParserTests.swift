@@ -1,5 +1,6 @@
 import Foundation
 import NetTapInspector
+import NetTapShaping
 import Testing
 
 @Suite("Inspector server: HTTP/1.1 request heads read strictly")
@@ -129,7 +130,7 @@ struct HTTPRequestParserTests {
 
     @Test("seeded random bytes never crash the parser, and fed in pieces give the same outcome")
     func randomBytes() {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         for _ in 0..<2_000 {
             let count = Int.random(in: 0..<300, using: &generator)
             var bytes = Array(Self.upgrade.utf8.prefix(Int.random(in: 0..<80, using: &generator)))
@@ -152,20 +153,5 @@ struct HTTPRequestParserTests {
             let same = String(describing: wholeOutcome) == String(describing: pieceOutcome)
             #expect(same, "split at \(split) of \(bytes.count)")
         }
-    }
-}
-
-/// A deterministic generator (SplitMix64) for reproducible random tests.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NetTapInspector
+import NetTapShaping
 import Testing
 
 @Suite("Inspector server: WebSocket frames read strictly and written in their shortest form (RFC 6455 §5)")
@@ -54,7 +55,7 @@ struct WebSocketFrameTests {
 
     @Test("one byte at a time and random chunks give the same messages as all at once")
     func incremental() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         for _ in 0..<200 {
             var stream: [UInt8] = []
             var expected: [WebSocketMessage] = []
@@ -148,7 +149,7 @@ struct WebSocketFrameTests {
 
     @Test("seeded random bytes never crash the decoder")
     func randomBytes() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for _ in 0..<5_000 {
             var bytes = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in
                 UInt8.random(in: 0...255, using: &generator)

@@ -54,7 +54,7 @@ struct CurlResponseHead {
     /// `name: value`, by the platform's rules (see the type's documentation).
     private static func field(_ line: String) throws -> (name: String, value: String) {
         guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-            line[..<colon].unicodeScalars.allSatisfy(isToken)
+            line[..<colon].unicodeScalars.allSatisfy(HTTPToken.isTokenCharacter)
         else { throw Malformed() }
         let rest = line[line.index(after: colon)...]
         if rest.isEmpty || rest == " " || rest == "\t" { return (String(line[..<colon]), "") }
@@ -68,15 +68,6 @@ struct CurlResponseHead {
             return nil
         }
         return text[start...]
-    }
-
-    /// RFC 9110 `tchar`.
-    private static func isToken(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9": return true
-        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": return true
-        default: return false
-        }
     }
 
     /// The platform response for a parsed head (`HTTPURLResponse(message:URL:)`).
