@@ -47,8 +47,9 @@ private enum BuiltBinary {
         }
         try process.run()
         // Small outputs: reading each pipe to its end cannot stall the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let (outData, errData) = try await offThePool {
+            (out.fileHandleForReading.readDataToEndOfFile(), err.fileHandleForReading.readDataToEndOfFile())
+        }
         var status: Int32 = -1
         for await code in exited { status = code }
         return Result(

@@ -314,7 +314,7 @@ struct DemoCommandTests {
             #expect(!html.contains(secret), "\(secret) is in the report")
         }
         if !Chromium.isSkipped {
-            let browser = try Chromium.load(reportURL)
+            let browser = try await Chromium.load(reportURL)
             let dom = DumpedDOM(html: browser.standardOutput)
             let root = try #require(dom.rootTag, "no DOM: \(browser.standardError.suffix(2000))")
             #expect(DumpedDOM.attribute("data-ready", in: root) == "true")

@@ -308,7 +308,7 @@ struct QueryCommandTests {
         let run = await runCLI(["query", "captures.sqlite", "--har", "all.har"], workingDirectory: directory)
         #expect(run.exitCode == .success)
         let file = directory.appendingPathComponent("all.har")
-        let strict = try HARCheck.run(
+        let strict = try await HARCheck.run(
             ["--strict", "--allow", "status-zero", "--allow", "http-version-empty", file.path]
         )
         #expect(strict.status == 0, "\(strict.output)")
@@ -358,7 +358,7 @@ struct QueryCommandTests {
         #expect(content["comment"] as? String == "body truncated: kept the first 1024 of 3000 bytes")
         #expect(HARDocument.transactionsIfLoadable(file)?.first?.response?.body?.totalByteCount == 3000)
         if HARCheck.isAvailable {
-            let strict = try HARCheck.run(["--strict", file.path])
+            let strict = try await HARCheck.run(["--strict", file.path])
             #expect(strict.status == 0, "\(strict.output)")
         }
     }

@@ -54,7 +54,7 @@ func schemaPython() throws -> URL {
 /// - Returns: The exit status (0 when every document is valid) and the output: one line per error,
 ///   `FILE: /json/pointer: message`.
 /// - Throws: A test failure when there is no venv Python; what `Process.run()` throws.
-func validateWithJSONSchema(_ files: [URL]) throws -> (status: Int32, output: String) {
+func validateWithJSONSchema(_ files: [URL]) async throws -> (status: Int32, output: String) {
     let script = """
         import json, sys
         import jsonschema
@@ -71,16 +71,20 @@ func validateWithJSONSchema(_ files: [URL]) throws -> (status: Int32, output: St
                 print(name + ": /" + "/".join(map(str, error.absolute_path)) + ": " + error.message)
         sys.exit(1 if failed else 0)
         """
-    let process = Process()
-    process.executableURL = try schemaPython()
-    process.arguments = ["-c", script, schemaURL.path] + files.map(\.path)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let python = try schemaPython()
+    let arguments = ["-c", script, schemaURL.path] + files.map(\.path)
+    return try await offThePool {
+        let process = Process()
+        process.executableURL = python
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
 }
 
 /// Sends a GET through a session of `interceptor` and returns the status, or the `URLError` code.

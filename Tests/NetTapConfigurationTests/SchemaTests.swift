@@ -145,10 +145,10 @@ struct SchemaTests {
     }
 
     @Test("every example configuration is valid for jsonschema and loads without error")
-    func examplesAreValid() throws {
+    func examplesAreValid() async throws {
         let examples = try exampleConfigurations()
         #expect(examples.map(\.lastPathComponent) == ["minimal.json", "nettap.json"])
-        let result = try validateWithJSONSchema(examples)
+        let result = try await validateWithJSONSchema(examples)
         #expect(result.status == 0, "\(result.output)")
         let copy = try copyOfExamples()
         for example in examples {
@@ -160,7 +160,7 @@ struct SchemaTests {
     }
 
     @Test("jsonschema rejects what the readers reject: unknown keys, unknown names, a stub with two answers")
-    func schemaRejectsMistakes() throws {
+    func schemaRejectsMistakes() async throws {
         let folder = try TemporaryFolder(prefix: "nettap-schema")
         let file = try folder.write(
             #"""
@@ -174,7 +174,7 @@ struct SchemaTests {
             """#,
             to: "bad.json"
         )
-        let result = try validateWithJSONSchema([file])
+        let result = try await validateWithJSONSchema([file])
         #expect(result.status == 1)
         for place in [
             "bad.json: /: ", "/shaping/profile", "/mocks/stubs/0", "/mocks/stubs/0/match", "/redaction",

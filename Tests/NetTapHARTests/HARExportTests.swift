@@ -219,7 +219,7 @@ struct HARExportTests {
         "A rich export passes the independent checker strictly",
         .enabled(if: HARCheck.isAvailable, "har-check not set up: run scripts/test (NETTAP_HAR_CHECK_DIR)")
     )
-    func independentChecker() throws {
+    func independentChecker() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-har-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -230,12 +230,12 @@ struct HARExportTests {
         // browsers write failed requests. A truncated body is strict: content.size is the size of the text kept.
         // Redirect hop entries are strict too: redirectURL set, empty content of size 0.
         let allowed = ["status-zero", "http-version-empty"]
-        let strict = try HARCheck.run(["--strict"] + allowed.flatMap { ["--allow", $0] } + [file.path])
+        let strict = try await HARCheck.run(["--strict"] + allowed.flatMap { ["--allow", $0] } + [file.path])
         #expect(strict.status == 0, "\(strict.output)")
 
         // Without allowances, exactly those findings, at exactly those places.
         let report = folder.appendingPathComponent("report.json")
-        _ = try HARCheck.run(["--strict", "--json", report.path, file.path])
+        _ = try await HARCheck.run(["--strict", "--json", report.path, file.path])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
         let findings = try #require(files.first?["findings"] as? [[String: Any]])

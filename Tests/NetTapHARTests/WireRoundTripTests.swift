@@ -50,7 +50,7 @@ struct WireRoundTripTests {
         + #" "headersSize": -1, "bodySize": 0}"#
 
     @Test("a NetTap export restores every wire fact, and passes the independent checker strictly")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let data = try HARDocument(transactions: [Self.transaction], redactor: .disabled).encoded()
         let document = try HARDocument.decode(data, source: "export.har")
         let entry = try #require(document.log.entries.first)
@@ -65,7 +65,7 @@ struct WireRoundTripTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-wire-\(UUID()).har")
         defer { try? FileManager.default.removeItem(at: file) }
         try data.write(to: file)
-        let strict = try HARCheck.run(["--strict", file.path])
+        let strict = try await HARCheck.run(["--strict", file.path])
         #expect(strict.status == 0, "\(strict.output)")
     }
 

@@ -229,7 +229,7 @@ struct ReplayHandlerTests {
             ).utf8
         )
         .write(to: secrets)
-        let check = try HARCheck.run(["--strict", "--secrets", secrets.path, file.path])
+        let check = try await HARCheck.run(["--strict", "--secrets", secrets.path, file.path])
         #expect(check.status == 0, "\(check.output)")
     }
 

@@ -52,12 +52,12 @@ struct BrowserTests {
     }
 
     /// Opens the file and checks what every report must show: the script ran, without errors or blocked loads.
-    static func open(_ file: URL, fragment: String = "", windowWidth: Int? = nil) throws -> DumpedDOM {
+    static func open(_ file: URL, fragment: String = "", windowWidth: Int? = nil) async throws -> DumpedDOM {
         guard Chromium.executable != nil else {
             Issue.record(Comment(rawValue: Chromium.missingMessage))
             throw Chromium.ChromiumMissing()
         }
-        let run = try Chromium.load(file, fragment: fragment, windowWidth: windowWidth)
+        let run = try await Chromium.load(file, fragment: fragment, windowWidth: windowWidth)
         #expect(run.status == 0, "chromium exited with \(run.status): \(run.standardError.suffix(2000))")
         let dom = DumpedDOM(html: run.standardOutput)
         let root = try #require(dom.rootTag, "no DOM dumped; stderr: \(run.standardError.suffix(2000))")
@@ -79,9 +79,9 @@ struct BrowserTests {
     }
 
     @Test("the fragment #status=5xx filters the table to the 5xx transactions")
-    func statusFilterFromFragment() throws {
+    func statusFilterFromFragment() async throws {
         let file = try Self.write(Self.transactions, name: "report.html")
-        let dom = try Self.open(file, fragment: "status=5xx")
+        let dom = try await Self.open(file, fragment: "status=5xx")
         let expected = Set(
             Self.transactions.filter { ($0.response?.statusCode ?? 0) >= 500 }.map { $0.id.uuidString.lowercased() }
         )
@@ -93,9 +93,9 @@ struct BrowserTests {
     }
 
     @Test("several filters and a sort combine; the text filter searches URLs")
-    func combinedFilters() throws {
+    func combinedFilters() async throws {
         let file = try Self.write(Self.transactions, name: "report.html")
-        let dom = try Self.open(file, fragment: "q=items&host=api1.example.com&method=GET&sort=duration&dir=desc")
+        let dom = try await Self.open(file, fragment: "q=items&host=api1.example.com&method=GET&sort=duration&dir=desc")
         let expected = Self.transactions.filter {
             $0.request.url.host == "api1.example.com" && $0.request.method == "GET"
                 && $0.request.url.absoluteString.contains("items")
@@ -109,11 +109,11 @@ struct BrowserTests {
     }
 
     @Test("#id= opens the detail pane: headers and bodies as text, redacted, pretty JSON, image, hex, cURL")
-    func detailPane() throws {
+    func detailPane() async throws {
         let file = try Self.write(Self.transactions, name: "report.html")
         let hostile = try #require(Self.transactions.first { $0.request.url.host == "evil.example" })
         let id = hostile.id.uuidString.lowercased()
-        let dom = try Self.open(file, fragment: "id=\(id)")
+        let dom = try await Self.open(file, fragment: "id=\(id)")
         #expect(DumpedDOM.attribute("data-id", in: dom.tag(id: "detail") ?? "") == id)
         #expect(!dom.html.contains("data-pwned"))
         let headers = try #require(dom.text(id: "detail-request-headers", closing: "table"))
@@ -128,20 +128,20 @@ struct BrowserTests {
         #expect(dom.count(#"class="tx-row selected""#) == 1)
 
         let image = try #require(Self.transactions.first { $0.request.url.lastPathComponent == "pixel.png" })
-        let imageDOM = try Self.open(file, fragment: "id=\(image.id.uuidString.lowercased())")
+        let imageDOM = try await Self.open(file, fragment: "id=\(image.id.uuidString.lowercased())")
         #expect(imageDOM.html.contains(#"<img alt="image body" src="data:image/png;base64,iVBORw0KGgo"#))
 
         let blob = try #require(Self.transactions.first { $0.request.url.lastPathComponent == "blob.bin" })
-        let blobDOM = try Self.open(file, fragment: "id=\(blob.id.uuidString.lowercased())")
+        let blobDOM = try await Self.open(file, fragment: "id=\(blob.id.uuidString.lowercased())")
         let hex = try #require(blobDOM.text(id: "detail-response-body", closing: "div"))
         #expect(hex.contains("00000000  00 01 02 ff 41 42"))
         #expect(hex.contains("|....AB|"))
     }
 
     @Test("10,000 transactions: the count says 10000 and only the visible rows exist")
-    func virtualized() throws {
+    func virtualized() async throws {
         let file = try Self.write(Samples.many(10_000), name: "report-10000.html")
-        let dom = try Self.open(file)
+        let dom = try await Self.open(file)
         #expect(Self.shownCount(dom).shown == 10_000)
         #expect(Self.shownCount(dom).total == 10_000)
         #expect(dom.text(id: "tx-count", closing: "span")?.contains("10000 of 10000 transactions") == true)
@@ -151,7 +151,7 @@ struct BrowserTests {
     }
 
     @Test("reports of the HAR exports of Chrome, Charles, Insomnia, Firefox- and Safari-shaped and others open cleanly")
-    func fixtures() throws {
+    func fixtures() async throws {
         let names = HARFixtures.available
         #expect(names.contains("chrome.har") && names.contains("charles.har") && names.contains("insomnia.har"))
         let files = names.map { HARFixtures.folder.appendingPathComponent($0) } + HARFixtures.browserShaped
@@ -160,7 +160,7 @@ struct BrowserTests {
             let transactions = try HARDocument.load(contentsOf: file).transactions()
             let file = try Self.write(transactions, name: "fixture-\(name).html")
             let first = try #require(transactions.first)
-            let dom = try Self.open(file, fragment: "id=\(first.id.uuidString.lowercased())")
+            let dom = try await Self.open(file, fragment: "id=\(first.id.uuidString.lowercased())")
             #expect(Self.shownCount(dom).total == transactions.count, "\(name)")
             #expect(dom.rowIDs.count == transactions.count, "\(name)")
             #expect(DumpedDOM.attribute("data-id", in: dom.tag(id: "detail") ?? "") == first.id.uuidString.lowercased())
@@ -168,12 +168,12 @@ struct BrowserTests {
     }
 
     @Test("at 1280 px nothing is wider than its box: the transactions table, its rows, the hosts table, the page")
-    func noHorizontalOverflow() throws {
+    func noHorizontalOverflow() async throws {
         let chrome = try HARDocument.load(contentsOf: HARFixtures.folder.appendingPathComponent("chrome.har"))
             .transactions()
         for (name, transactions) in [("report-1280.html", Self.transactions), ("chrome-1280.html", chrome)] {
             let file = try Self.write(transactions, name: name)
-            let dom = try Self.open(
+            let dom = try await Self.open(
                 file,
                 fragment: "id=\(Self.transactions[0].id.uuidString.lowercased())",
                 windowWidth: 1280
@@ -184,7 +184,7 @@ struct BrowserTests {
     }
 
     @Test("at 1280 px the Host column shows hosts of up to 24 characters whole; a longer one is cut, not overflowing")
-    func hostColumnWidth() throws {
+    func hostColumnWidth() async throws {
         let hosts = ["a.io", "api.payments.example.com", "cdn.example.com", "telemetry.eu-west-1.internal.example.net"]
         let transactions = hosts.enumerated().map { index, host in
             Samples.transaction(
@@ -196,20 +196,20 @@ struct BrowserTests {
             )
         }
         let file = try Self.write(transactions, name: "hosts-1280.html")
-        let dom = try Self.open(file, fragment: "", windowWidth: 1280)
+        let dom = try await Self.open(file, fragment: "", windowWidth: 1280)
         let root = try #require(dom.rootTag)
         #expect(DumpedDOM.attribute("data-overflow", in: root) == "", "\(root)")
         #expect(DumpedDOM.attribute("data-cut-hosts", in: root) == "telemetry.eu-west-1.internal.example.net")
     }
 
     @Test("a screenshot of the report is saved under .build")
-    func screenshot() throws {
+    func screenshot() async throws {
         try #require(Chromium.executable != nil, Comment(rawValue: Chromium.missingMessage))
         let file = try Self.write(Self.transactions, name: "report.html")
         let hostile = try #require(Self.transactions.first { $0.request.url.host == "evil.example" })
         let png = HARFixtures.buildFolder.appendingPathComponent("report.png")
         try? FileManager.default.removeItem(at: png)
-        let run = try Chromium.load(file, fragment: "id=\(hostile.id.uuidString.lowercased())", screenshot: png)
+        let run = try await Chromium.load(file, fragment: "id=\(hostile.id.uuidString.lowercased())", screenshot: png)
         #expect(run.status == 0)
         let data = try Data(contentsOf: png)
         #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))

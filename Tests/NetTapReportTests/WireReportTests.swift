@@ -82,11 +82,11 @@ struct WireReportTests {
 )
 struct WireBrowserTests {
     @Test("the waterfall's phase segments exist in the DOM and the detail pane lists the wire facts")
-    func phasesAndFacts() throws {
+    func phasesAndFacts() async throws {
         let transactions = [WireSamples.phased, WireSamples.plain] + Samples.many(5)
         let file = try BrowserTests.write(transactions, name: "report-wire.html")
         let id = WireSamples.phased.id.uuidString.lowercased()
-        let dom = try BrowserTests.open(file, fragment: "id=\(id)")
+        let dom = try await BrowserTests.open(file, fragment: "id=\(id)")
         #expect(dom.tag(id: "detail-wire") != nil, "no wire facts in the detail pane")
         for phase in ["dns", "connect", "ssl", "send", "wait", "receive"] {
             #expect(dom.count("<rect class=\"ph-\(phase)\"") == 1, "\(phase)")
@@ -100,7 +100,7 @@ struct WireBrowserTests {
         ] {
             #expect(facts.contains(expected), "\(expected) in \(facts)")
         }
-        let plain = try BrowserTests.open(file, fragment: "id=\(WireSamples.plain.id.uuidString.lowercased())")
+        let plain = try await BrowserTests.open(file, fragment: "id=\(WireSamples.plain.id.uuidString.lowercased())")
         #expect(plain.tag(id: "detail-wire") == nil)
     }
 }

@@ -24,7 +24,7 @@ public enum Chromium {
         + "(step 0: apt-get install chromium); set NETTAP_SKIP_BROWSER=1 to skip them explicitly"
 
     /// What one browser run gave.
-    public struct Run {
+    public struct Run: Sendable {
         /// The browser's exit status.
         public var status: Int32
         /// What the browser printed: the DOM after scripts ran (`--dump-dom`).
@@ -48,6 +48,18 @@ public enum Chromium {
         fragment: String = "",
         screenshot: URL? = nil,
         windowWidth: Int? = nil
+    ) async throws -> Run {
+        try await offThePool {
+            try loadBlocking(file, fragment: fragment, screenshot: screenshot, windowWidth: windowWidth)
+        }
+    }
+
+    /// ``load(_:fragment:screenshot:windowWidth:)`` on the calling thread, which it blocks until the browser exits.
+    private static func loadBlocking(
+        _ file: URL,
+        fragment: String,
+        screenshot: URL?,
+        windowWidth: Int?
     ) throws -> Run {
         let executable = try requireExecutableURL()
         let profile = FileManager.default.temporaryDirectory

@@ -38,8 +38,13 @@ public enum HARCheck {
     /// - Parameter arguments: The checker's arguments, for example `["--strict", path]`.
     /// - Returns: The exit status (−1 when not set up) and the combined output.
     /// - Throws: What `Process.run()` throws.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    public static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         guard let python, let script else { return (-1, "har-check is not set up") }
+        return try await offThePool { try run(python: python, script: script, arguments) }
+    }
+
+    /// Runs the checker on the calling thread, which it blocks until the checker exits.
+    private static func run(python: URL, script: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = python
         process.arguments = [script.path] + arguments
