@@ -94,10 +94,11 @@ final class PythonServerProcess: @unchecked Sendable {
         Self.running.withLock { $0[ObjectIdentifier(self)] = nil }
         try? input.fileHandleForWriting.close()
         let exited = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { [process] in
+        // A thread of its own: a global queue's few threads may all be busy (see `offThePool`).
+        Thread { [process] in
             process.waitUntilExit()
             exited.signal()
-        }
+        }.start()
         if exited.wait(timeout: .now() + 5) == .timedOut, process.isRunning {
             process.terminate()
         }
