@@ -64,12 +64,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "NetTapIntegrity", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
-        .target(name: "NetTapInspector", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
+        .target(
+            name: "NetTapInspector",
+            dependencies: ["NetTapCore", "NetTapCrypto", "NetTapHAR", "NetTapShaping"],
+            swiftSettings: strict
+        ),
         .target(
             name: "NetTapConfiguration",
             dependencies: [
                 "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache", "NetTapFiles",
-                "NetTapIntegrity", "NetTapAudit", "NetTapStore",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapInspector",
             ],
             swiftSettings: strict
         ),
@@ -92,6 +96,7 @@ let package = Package(
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
                 "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport", "NetTapConfiguration",
+                "NetTapInspector",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -177,13 +182,16 @@ let package = Package(
             dependencies: [
                 "NetTapConfiguration", "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
                 "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapTesting", "NetTapTestSupport",
+                "NetTapInspector",
             ],
             swiftSettings: strict
         ),
         .testTarget(name: "NetTapCryptoTests", dependencies: ["NetTapCrypto"], swiftSettings: strict),
         .testTarget(
             name: "NetTapInspectorTests",
-            dependencies: ["NetTapInspector", "NetTapCore", "NetTapShaping", "NetTapTestSupport"],
+            dependencies: [
+                "NetTapInspector", "NetTapCore", "NetTapShaping", "NetTapHAR", "NetTapCLI", "NetTapTestSupport",
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),

@@ -51,7 +51,9 @@ public struct CommandOutput: Sendable {
     ///
     /// Thread safety: every member may be used from any thread.
     public final class Buffer: Sendable {
+        private typealias Waiter = (until: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)
         private let bytes = Locked(Data())
+        private let waiters = Locked<[Waiter]>([])
 
         /// Creates an empty buffer.
         public init() {}
@@ -60,7 +62,30 @@ public struct CommandOutput: Sendable {
         ///
         /// - Parameter data: The bytes.
         public func append(_ data: Data) {
-            bytes.withLock { $0.append(data) }
+            let text = bytes.withLock { bytes in
+                bytes.append(data)
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            let ready = waiters.withLock { waiters in
+                let ready = waiters.filter { $0.until(text) }
+                waiters.removeAll { $0.until(text) }
+                return ready
+            }
+            for waiter in ready { waiter.continuation.resume(returning: text) }
+        }
+
+        /// The text once `until` holds for it (at once if it already does), for a test that waits on a running
+        /// command's output.
+        package func text(until: @escaping @Sendable (String) -> Bool) async -> String {
+            await withCheckedContinuation { continuation in
+                let now = waiters.withLock { waiters -> String? in
+                    let text = String(decoding: bytes.current, as: UTF8.self)
+                    if until(text) { return text }
+                    waiters.append((until, continuation))
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
         }
 
         /// Everything written so far.

@@ -49,6 +49,7 @@ public enum NetTapCLI {
     /// `nettap help mock` list the group's commands.
     public static let commands: [any Command.Type] = [
         DemoCommand.self, FetchCommand.self, ReportCommand.self, StatsCommand.self, QueryCommand.self,
+        InspectCommand.self,
         MockSaveCommand.self, MockListCommand.self, ConfigCheckCommand.self,
     ]
 

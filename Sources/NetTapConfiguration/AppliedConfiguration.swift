@@ -3,6 +3,7 @@ import NetTapAudit
 import NetTapCache
 import NetTapCore
 import NetTapFiles
+import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
@@ -40,6 +41,8 @@ public struct AppliedConfiguration: Sendable {
     public let storeObserver: UUID?
     /// The result of `Interceptor.installForSharedSession()` when `install.sharedSession` is `true`, else `nil`.
     public let sharedSessionInstallation: SharedSessionInstallation?
+    /// The running DevTools inspector (`inspector`), or `nil`.
+    public let inspector: DevToolsInspector?
 
     /// Creates the record of an application (``NetTapConfiguration/apply(to:)`` makes it).
     ///
@@ -54,6 +57,7 @@ public struct AppliedConfiguration: Sendable {
     ///   - store: The store, if any.
     ///   - storeObserver: The store's observer token, if any.
     ///   - sharedSessionInstallation: The shared session result, if installed.
+    ///   - inspector: The running DevTools inspector, if started.
     public init(
         configuration: NetTapConfiguration,
         interceptor: Interceptor,
@@ -64,7 +68,8 @@ public struct AppliedConfiguration: Sendable {
         cache: OfflineCacheHandler? = nil,
         store: TransactionStore? = nil,
         storeObserver: UUID? = nil,
-        sharedSessionInstallation: SharedSessionInstallation? = nil
+        sharedSessionInstallation: SharedSessionInstallation? = nil,
+        inspector: DevToolsInspector? = nil
     ) {
         self.configuration = configuration
         self.interceptor = interceptor
@@ -76,6 +81,7 @@ public struct AppliedConfiguration: Sendable {
         self.store = store
         self.storeObserver = storeObserver
         self.sharedSessionInstallation = sharedSessionInstallation
+        self.inspector = inspector
     }
 
     /// Writes what is pending: the cassette's recordings, then the store's batch.

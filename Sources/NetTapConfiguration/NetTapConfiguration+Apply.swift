@@ -3,6 +3,7 @@ import NetTapAudit
 import NetTapCache
 import NetTapCore
 import NetTapFiles
+import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
@@ -66,6 +67,7 @@ extension NetTapConfiguration {
     /// 4. `store` opens (or creates) the SQLite store and adds it as an observer of `interceptor.captureLog`.
     /// 5. `install.sharedSession` calls `interceptor.installForSharedSession()` (`URLSession.shared` is served by
     ///    `Interceptor.shared`, so apply to `.shared` for it).
+    /// 6. `inspector` starts the DevTools inspector on the interceptor (its URL is written to standard error).
     ///
     /// Sections left out leave the interceptor's scope, capture limits and installation as they are.
     /// The `redaction` section, when present, becomes the interceptor's `redactor` (what its capture, and so the
@@ -74,7 +76,8 @@ extension NetTapConfiguration {
     /// - Parameter interceptor: The interceptor, for example `Interceptor.shared`.
     /// - Returns: The live objects: mock set, shaper, cassette, cache, store.
     /// - Throws: `ConfigurationError` at `$.store.path` when the store cannot be opened (naming the
-    ///   `StoreError`), or at `$.mocks.activeScenario` (see ``makeHandlers()``); nothing has changed then.
+    ///   `StoreError`), or at `$.mocks.activeScenario` (see ``makeHandlers()``); nothing has changed then. At
+    ///   `$.inspector` when the inspector cannot start (its port in use, NetTap off): the rest is applied then.
     @discardableResult
     public func apply(to interceptor: Interceptor) throws -> AppliedConfiguration {
         let (handlers, mockSet) = try makeHandlers()
@@ -99,6 +102,16 @@ extension NetTapConfiguration {
         interceptor.handlers = handlers
         let token = transactionStore.map { interceptor.captureLog.addObserver($0) }
         let installation = install?.sharedSession == true ? interceptor.installForSharedSession() : nil
+        var runningInspector: DevToolsInspector?
+        do {
+            runningInspector = try inspector?.start(on: interceptor)
+        } catch {
+            throw ConfigurationError(
+                source: fileURL?.lastPathComponent,
+                path: "$.inspector",
+                message: error.description
+            )
+        }
         return AppliedConfiguration(
             configuration: self,
             interceptor: interceptor,
@@ -109,7 +122,8 @@ extension NetTapConfiguration {
             cache: cache,
             store: transactionStore,
             storeObserver: token,
-            sharedSessionInstallation: installation
+            sharedSessionInstallation: installation,
+            inspector: runningInspector
         )
     }
 }

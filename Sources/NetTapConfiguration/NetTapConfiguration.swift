@@ -3,6 +3,7 @@ import NetTapAudit
 import NetTapCache
 import NetTapCore
 import NetTapFiles
+import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
@@ -54,7 +55,7 @@ public struct NetTapConfiguration: Sendable {
     /// The sections a `nettap.json` may have, in the order they are read and reported.
     public static let sectionNames = [
         "install", "scope", "trust", "capture", "redaction", "mocks", "cassette", "shaping", "files", "integrity",
-        "cache", "audit", "store",
+        "cache", "audit", "store", "inspector",
     ]
 
     /// The top-level keys a `nettap.json` may have: the ``sectionNames`` and `$schema`.
@@ -90,6 +91,8 @@ public struct NetTapConfiguration: Sendable {
     public var audit: AuditHandler?
     /// The transaction store (`store`), or `nil`.
     public var store: StoreConfiguration?
+    /// The DevTools inspector to start (`inspector`), or `nil`.
+    public var inspector: InspectorSettings?
     /// The file the configuration was read from, or `nil` for one read from a node.
     public var fileURL: URL?
 
@@ -105,7 +108,7 @@ public struct NetTapConfiguration: Sendable {
             "install": install != nil, "scope": scope != nil, "trust": trust != nil, "capture": capture != nil,
             "redaction": redaction != nil, "mocks": mocks != nil, "cassette": cassette != nil,
             "shaping": shaper != nil, "files": files != nil, "integrity": integrity != nil, "cache": cache != nil,
-            "audit": audit != nil, "store": store != nil,
+            "audit": audit != nil, "store": store != nil, "inspector": inspector != nil,
         ]
         return Self.sectionNames.filter { present[$0] == true }
     }
@@ -243,6 +246,7 @@ public struct NetTapConfiguration: Sendable {
             )
         }
         read("store") { configuration.store = try StoreConfiguration(configuration: $0, baseDirectory: baseDirectory) }
+        read("inspector") { configuration.inspector = try InspectorSettings(configuration: $0) }
         return (configuration, errors)
     }
 }

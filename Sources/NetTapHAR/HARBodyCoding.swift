@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Bytes that are valid UTF-8 (without NUL) and whose MIME type is not a known binary type are written as
 /// text; everything else as base64 (RFC 4648, with padding, no line breaks).
-enum HARBodyCoding {
+package enum HARBodyCoding {
     /// The text for `data` and whether it is base64.
-    static func encode(_ data: Data, mimeType: String) -> (text: String, isBase64: Bool) {
+    package static func encode(_ data: Data, mimeType: String) -> (text: String, isBase64: Bool) {
         if !isBinary(mimeType: mimeType), !data.contains(0), let text = String(data: data, encoding: .utf8) {
             return (text, false)
         }

@@ -9,7 +9,7 @@ import NetTapCore
 /// is not a command gets the JSON-RPC error CDP uses (-32700 parse error, -32600 invalid request).
 ///
 /// Thread safety: every member may be used from any thread; commands run on the server's queue.
-package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
+package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     /// A command's answer.
     package enum Answer {
         /// The result object.
@@ -31,6 +31,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
     package let title: String
     private let handler: Handler
     private let followUp: FollowUp
+    private let left: @Sendable (Int) -> Void
     private let clients = Locked(Set<Int>())
 
     /// Creates the endpoint.
@@ -40,16 +41,19 @@ package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
     ///   - targetID: The id and WebSocket path secret; 128 random bits by default.
     ///   - handler: Answers known commands.
     ///   - followUp: Sends what follows an answer.
+    ///   - disconnected: Told when a client went away or was dropped.
     package init(
         title: String,
         targetID: String = DevToolsEndpoint.randomID(),
         handler: @escaping Handler = { _, _, _ in nil },
-        followUp: @escaping FollowUp = { _, _, _ in }
+        followUp: @escaping FollowUp = { _, _, _ in },
+        disconnected: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.title = title
         self.targetID = targetID
         self.handler = handler
         self.followUp = followUp
+        self.left = disconnected
     }
 
     /// 32 lowercase hex digits from the system's random source.
@@ -101,6 +105,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
 
     package func disconnected(_ client: Int, server: InspectorServer) {
         clients.withLock { _ = $0.remove(client) }
+        left(client)
     }
 
     /// The answer to one message, and the command's method when it was one.
@@ -138,7 +143,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, @unchecked Sendable {
         .response(status: 200, contentType: "application/json; charset=UTF-8", body: Array(Self.encode(object).utf8))
     }
 
-    static func encode(_ object: Any) -> String {
+    package static func encode(_ object: Any) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             return "{}"
         }

@@ -7,16 +7,22 @@ package struct InspectorRequestPolicy: Sendable, Equatable {
     /// The origins allowed to open a WebSocket besides the built-in DevTools ones (`devtools://devtools`,
     /// `chrome-devtools://devtools`): for example the origin of a Chromium serving its own frontend over HTTP.
     package var allowedOrigins: Set<String>
+    /// The hosts a `Host` header may name besides loopback ones, lowercased, without a port: the address an app
+    /// chose to listen on; `*` for any (an app listening on `0.0.0.0`).
+    package var allowedHosts: Set<String>
 
     /// Creates a policy.
-    package init(allowedOrigins: Set<String> = []) {
+    package init(allowedOrigins: Set<String> = [], allowedHosts: Set<String> = []) {
         self.allowedOrigins = allowedOrigins
+        self.allowedHosts = allowedHosts
     }
 
     /// Why a request is refused (403), or `nil` when it may go on.
     package func refusal(of head: HTTPRequestHead, isUpgrade: Bool) -> String? {
-        guard let authority = head.authority, Self.isLoopback(authority: authority) else {
-            return "the Host must name a loopback address (localhost, 127.0.0.1 or [::1])"
+        guard let authority = head.authority, Self.isLoopback(authority: authority) || isAllowed(authority) else {
+            return allowedHosts.isEmpty
+                ? "the Host must name a loopback address (localhost, 127.0.0.1 or [::1])"
+                : "the Host must name a loopback address or \(allowedHosts.sorted().joined(separator: ", "))"
         }
         guard isUpgrade else { return nil }
         let origins = head.fields.values(for: "Origin")
@@ -27,6 +33,15 @@ package struct InspectorRequestPolicy: Sendable, Equatable {
             return "WebSocket connections are accepted from DevTools frontends only, not from \(origin)"
         }
         return nil
+    }
+
+    /// Whether an authority's host is one of ``allowedHosts``.
+    private func isAllowed(_ authority: String) -> Bool {
+        guard !allowedHosts.isEmpty else { return false }
+        if allowedHosts.contains("*") { return true }
+        var host = Substring(authority)
+        if let colon = host.lastIndex(of: ":"), !host[colon...].contains("]") { host = host[..<colon] }
+        return allowedHosts.contains(host.lowercased())
     }
 
     /// Whether an authority (`host` or `host:port`) names a loopback host.

@@ -13,6 +13,12 @@ struct ListeningSocket: Sendable {
     /// The port it listens on (the one the system chose for port 0).
     let port: Int
 
+    /// Whether `address` is a dotted IPv4 address (`inet_pton`).
+    static func isIPv4(_ address: String) -> Bool {
+        var parsed = in_addr()
+        return inet_pton(AF_INET, address, &parsed) == 1
+    }
+
     /// Binds and listens.
     ///
     /// - Parameters:

@@ -137,16 +137,16 @@ package enum NetworkEvents {
             return events
         }
         let cancelled = transaction.state == .cancelled
-        return [
-            Event(
-                method: "Network.loadingFailed",
-                params: [
-                    "requestId": id, "timestamp": end, "type": "Fetch",
-                    "errorText": ChromeNetError.text(for: transaction.error, cancelled: cancelled),
-                    "canceled": cancelled,
-                ]
-            )
+        var params: [String: Any] = [
+            "requestId": id, "timestamp": end, "type": "Fetch",
+            "errorText": ChromeNetError.text(for: transaction.error, cancelled: cancelled), "canceled": cancelled,
         ]
+        if transaction.annotations[InspectorControlHandler.blockedAnnotation] != nil {
+            // DevTools' request blocking, as Chrome reports its own: the reason is "inspector".
+            params["errorText"] = "net::ERR_BLOCKED_BY_CLIENT"
+            params["blockedReason"] = "inspector"
+        }
+        return [Event(method: "Network.loadingFailed", params: params)]
     }
 
     private static func base(_ transaction: Transaction, at date: Date) -> [String: Any] {

@@ -4,6 +4,7 @@ import NetTapCache
 import NetTapConfiguration
 import NetTapCore
 import NetTapFiles
+import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
@@ -39,6 +40,31 @@ struct ApplyTests {
         #expect(!configuration.redactor.isSecret("theme", at: .cookie))
         #expect(configuration.audit?.secrets == configuration.redactor)
         #expect(configuration.store?.limits == StoreLimits(bodyByteLimit: 1_048_576))
+        #expect(configuration.inspector == InspectorSettings(isEnabled: false, address: "127.0.0.1", port: 9229))
+    }
+
+    @Test("the inspector section starts the DevTools inspector on apply; a port in use fails at $.inspector")
+    func inspectorSection() async throws {
+        let folder = try TemporaryFolder(prefix: "nettap-config")
+        let file = try folder.write(#"{"inspector": {"port": 0}}"#, to: "nettap.json")
+        let interceptor = Interceptor()
+        let applied = try NetTapConfiguration.load(contentsOf: file).apply(to: interceptor)
+        let inspector = try #require(applied.inspector)
+        defer { inspector.stop() }
+        #expect(interceptor.handlers.map(\.name) == ["inspector"])
+        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: inspector.discoveryURL)
+        let targets = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(targets.count == 1)
+
+        let busy = try folder.write(#"{"inspector": {"port": \#(inspector.port)}}"#, to: "busy.json")
+        #expect {
+            try NetTapConfiguration.load(contentsOf: busy).apply(to: Interceptor())
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("busy.json: $.inspector: cannot listen on 127.0.0.1:\(inspector.port)")
+        }
+        let off = try folder.write(#"{"inspector": {"enabled": false}}"#, to: "off.json")
+        #expect(try NetTapConfiguration.load(contentsOf: off).apply(to: Interceptor()).inspector == nil)
     }
 
     @Test("apply sets scope and capture limits and builds the handlers in the canonical order")

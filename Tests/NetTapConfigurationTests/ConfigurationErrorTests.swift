@@ -76,7 +76,7 @@ struct ConfigurationErrorTests {
         #expect(result.configuration?.store == StoreConfiguration())
     }
 
-    @Test("each section's own rules: redaction, cassette, store, capture and install")
+    @Test("each section's own rules: redaction, cassette, store, capture, install and inspector")
     func sectionRules() throws {
         let cases: [(String, String, String)] = [
             (
@@ -102,6 +102,10 @@ struct ConfigurationErrorTests {
             (#"{"store": {"maxBodyBytes": 1.5}}"#, "$.store.maxBodyBytes", "expected a number of bytes"),
             (#"{"capture": {"bodyByteLimit": "1 parsec"}}"#, "$.capture.bodyByteLimit", "invalid size"),
             (#"{"install": {"sharedSession": "yes"}}"#, "$.install.sharedSession", "expected a boolean"),
+            (#"{"inspector": {"address": "localhost"}}"#, "$.inspector.address", "expected an IPv4 address"),
+            (#"{"inspector": {"port": 70000}}"#, "$.inspector.port", "expected a port from 0 to 65535"),
+            (#"{"inspector": {"prot": 9229}}"#, "$.inspector.prot", #"did you mean "port"?"#),
+            (#"{"inspector": {"enabled": "yes"}}"#, "$.inspector.enabled", "expected a boolean"),
         ]
         for (json, path, message) in cases {
             let folder = try TemporaryFolder(prefix: "nettap-config")

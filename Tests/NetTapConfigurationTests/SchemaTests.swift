@@ -3,6 +3,7 @@ import NetTapAudit
 import NetTapConfiguration
 import NetTapCore
 import NetTapFiles
+import NetTapInspector
 import NetTapIntegrity
 import NetTapReplay
 import NetTapShaping
@@ -110,6 +111,7 @@ struct SchemaTests {
             "/properties/cache": OfflineCacheHandler.configurationKeys,
             "/properties/audit": AuditHandler.configurationKeys,
             "/properties/store": StoreConfiguration.configurationKeys,
+            "/properties/inspector": InspectorSettings.configurationKeys,
         ]
     }
 

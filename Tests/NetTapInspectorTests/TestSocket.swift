@@ -6,8 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A blocking TCP client for the server tests: writes bytes, reads until a condition, 10-second timeouts.
-final class TestSocket {
+/// A blocking TCP client for the server tests.
+///
+/// It writes bytes and reads until a condition, with 10-second timeouts; one task uses it at a time.
+final class TestSocket: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }

@@ -1,0 +1,157 @@
+import Foundation
+import NetTapCore
+import NetTapShaping
+
+/// What DevTools' own controls set on the running app: the throttling menu (a network profile, "Offline"
+/// included) and request blocking.
+///
+/// Throttling drives a ``NetworkShaper``: the app's own (from a `ShapingHandler` it installed; its profile and
+/// rules are put back when the inspector stops) or one of the inspector's, applied by ``InspectorControlHandler``.
+/// Three commands set it, as frontends of different ages send them:
+/// - `Network.emulateNetworkConditions` (older frontends) and `Network.overrideNetworkState` (Chromium 156): one
+///   state for every request (`offline`, `latency` in ms, `downloadThroughput`/`uploadThroughput` in bytes per
+///   second, `-1` or `0` for unlimited);
+/// - `Network.emulateNetworkConditionsByRule` (Chromium 156): conditions per URL pattern (an empty pattern is every
+///   request), and `offline` for all; answered with one rule id per condition.
+///
+/// Thread safety: every member may be used from any thread.
+package final class InspectorControls: Sendable {
+    private struct Rule {
+        var pattern: DevToolsURLPattern
+        var profile: NetworkProfile
+    }
+
+    private struct Blocking {
+        var pattern: DevToolsURLPattern
+        var block: Bool
+    }
+
+    private struct State {
+        var blocking: [Blocking] = []
+        var overall: NetworkProfile?
+        var rules: [Rule] = []
+        var rulesOffline = false
+        var nextRuleID = 1
+    }
+
+    /// The shaper the throttling menu sets.
+    package let shaper: NetworkShaper
+    /// The inspector's own shaping stage, when the app has none; `nil` when throttling sets the app's shaper.
+    package let ownShaping: ShapingHandler?
+    private let original: (profile: NetworkProfile?, rules: [ShapingRule])
+    private let state = Locked(State())
+
+    /// Controls that set `appShaper` (the app's, found among its handlers), or a new shaper of their own.
+    package init(appShaper: NetworkShaper?) {
+        if let appShaper {
+            shaper = appShaper
+            ownShaping = nil
+        } else {
+            shaper = NetworkShaper()
+            ownShaping = ShapingHandler(shaper: shaper)
+        }
+        original = (shaper.profile, shaper.rules)
+    }
+
+    /// The pattern that blocks `url`, or `nil`: the first pattern that matches decides (`block: false` lets the
+    /// URL through).
+    package func blockingPattern(for url: URL) -> String? {
+        let blocking = state.withLock { $0.blocking }
+        guard let first = blocking.first(where: { $0.pattern.matches(url) }), first.block else { return nil }
+        return first.pattern.text
+    }
+
+    /// `Network.setBlockedURLs`: `urlPatterns` (`[{urlPattern, block}]`) first, then the legacy `urls`.
+    package func setBlockedURLs(_ params: [String: Any]) {
+        var blocking: [Blocking] = []
+        for item in params["urlPatterns"] as? [[String: Any]] ?? [] {
+            guard let text = item["urlPattern"] as? String else { continue }
+            blocking.append(
+                Blocking(pattern: DevToolsURLPattern(urlPattern: text), block: item["block"] as? Bool ?? true)
+            )
+        }
+        for text in params["urls"] as? [String] ?? [] {
+            blocking.append(Blocking(pattern: DevToolsURLPattern(legacy: text), block: true))
+        }
+        state.withLock { $0.blocking = blocking }
+    }
+
+    /// `Network.emulateNetworkConditions` and `Network.overrideNetworkState`: one state for every request.
+    package func setOverallConditions(_ params: [String: Any]) {
+        let profile = Self.profile(from: params)
+        state.withLock { $0.overall = profile }
+        applyShaping()
+    }
+
+    /// `Network.emulateNetworkConditionsByRule`: returns the new rules' ids.
+    package func setConditionsByRule(_ params: [String: Any]) -> [String] {
+        let conditions = params["matchedNetworkConditions"] as? [[String: Any]] ?? []
+        let ids = state.withLock { state -> [String] in
+            state.rulesOffline = params["offline"] as? Bool ?? false
+            state.rules = conditions.compactMap { condition in
+                let pattern = DevToolsURLPattern(urlPattern: condition["urlPattern"] as? String ?? "")
+                return Self.profile(from: condition).map { Rule(pattern: pattern, profile: $0) }
+            }
+            defer { state.nextRuleID += conditions.count }
+            return conditions.indices.map { "nettap-rule-\(state.nextRuleID + $0)" }
+        }
+        applyShaping()
+        return ids
+    }
+
+    /// The profile the shaper gives every request now (`nil`: unthrottled), for the control page and tests.
+    package var overallProfile: NetworkProfile? { shaper.profile }
+
+    /// Puts the app's shaper back as it was before DevTools set it; clears blocking.
+    package func restore() {
+        state.withLock { $0 = State() }
+        if ownShaping == nil {
+            shaper.setRules(original.rules)
+            shaper.setProfile(original.profile)
+        }
+    }
+
+    /// The network profile of one set of DevTools conditions; `nil` when they throttle nothing.
+    static func profile(from params: [String: Any]) -> NetworkProfile? {
+        if params["offline"] as? Bool == true { return NetworkProfile(condition: .offline) }
+        let latency = max(0, number(params["latency"]))
+        let download = number(params["downloadThroughput"])
+        let upload = number(params["uploadThroughput"])
+        guard latency > 0 || download > 0 || upload > 0 else { return nil }
+        return NetworkProfile(
+            latency: .milliseconds(latency),
+            downloadBytesPerSecond: download > 0 ? Int(download.rounded()) : nil,
+            uploadBytesPerSecond: upload > 0 ? Int(upload.rounded()) : nil
+        )
+    }
+
+    private static func number(_ value: Any?) -> Double {
+        guard let number = value as? NSNumber, number.doubleValue.isFinite else { return 0 }
+        return number.doubleValue
+    }
+
+    /// Sets the shaper from the overall state and the rules: offline anywhere wins; a rule with an empty
+    /// pattern is the overall profile; the others become shaping rules, ahead of it.
+    private func applyShaping() {
+        let (overall, rules, offline) = state.withLock { ($0.overall, $0.rules, $0.rulesOffline) }
+        if offline || overall?.condition == .offline {
+            shaper.setRules([])
+            shaper.setProfile(NetworkProfile(condition: .offline))
+            return
+        }
+        let everything = rules.last { $0.pattern.text.isEmpty }?.profile
+        let specific = rules.filter { !$0.pattern.text.isEmpty }.map { rule in
+            ShapingRule(
+                RequestMatcher(description: "DevTools pattern \(rule.pattern.text)", specificity: 1) { request in
+                    guard let url = request.url, rule.pattern.matches(url) else {
+                        return .missed("URL outside DevTools pattern \(rule.pattern.text)")
+                    }
+                    return .matched
+                },
+                profile: rule.profile
+            )
+        }
+        shaper.setRules(specific + (ownShaping == nil ? original.rules : []))
+        shaper.setProfile(overall ?? everything ?? (ownShaping == nil ? original.profile : nil))
+    }
+}
