@@ -64,3 +64,15 @@ extension HARSummary {
         return components.string ?? (url.host ?? "")
     }
 }
+
+extension HARSummary {
+    /// Numbers the slowest entries and the findings by their positions in the file's `log.entries` (as
+    /// `mock save --entry` takes them), which differ from positions in `log.entries` once entries were left out.
+    ///
+    /// - Parameter log: The log the summary was made from.
+    public mutating func numberEntries(asIn log: HARLog) {
+        guard !log.leftOutEntryPositions.isEmpty else { return }
+        for index in slowest.indices { slowest[index].index = log.filePosition(ofEntry: slowest[index].index) }
+        for index in findings.indices { findings[index].index = log.filePosition(ofEntry: findings[index].index) }
+    }
+}

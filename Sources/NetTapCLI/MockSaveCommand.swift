@@ -153,9 +153,9 @@ public struct MockSaveCommand: Command {
             throw CLIError.failure(command: command, input: harPath, message: reason)
         }
         let document = try HARInput.load(harURL, path: harPath, command: command, strict: strict, in: environment)
-        let index = try chooseEntry(in: document.log.entries)
+        let index = try chooseEntry(in: document.log)
         let entry = document.log.entries[index]
-        let place = "$.log.entries[\(index)]"
+        let place = "$.log.entries[\(document.log.filePosition(ofEntry: index))]"
         let stub: Stub
         let redactor = redacts ? (environment.configuredRedactor ?? .default) : .disabled
         do {
@@ -217,18 +217,29 @@ public struct MockSaveCommand: Command {
         return .success
     }
 
-    /// The index of the chosen entry.
-    private func chooseEntry(in entries: [HAREntry]) throws(CLIError) -> Int {
+    /// The index in `log.entries` of the chosen entry; `--entry` and the entries listed are positions in the
+    /// file's `log.entries`, counting entries left out while reading.
+    private func chooseEntry(in log: HARLog) throws(CLIError) -> Int {
         let command = Self.spec.name
+        let entries = log.entries
+        let fileCount = log.fileEntryCount
         let count = entries.count == 1 ? "1 entry" : "\(entries.count) entries"
         switch selection {
-        case .index(let index):
-            guard index < entries.count else {
-                let range = entries.isEmpty ? "it has none" : "valid: 0 to \(entries.count - 1)"
+        case .index(let position):
+            guard position < fileCount else {
+                let range = fileCount == 0 ? "it has none" : "valid: 0 to \(fileCount - 1)"
+                let total = fileCount == 1 ? "1 entry" : "\(fileCount) entries"
                 throw CLIError.usage(
                     command: command,
-                    input: "--entry \(index)",
-                    message: "out of range: \(harPath) has \(count) (\(range))"
+                    input: "--entry \(position)",
+                    message: "out of range: \(harPath) has \(total) (\(range))"
+                )
+            }
+            guard let index = log.entryIndex(atFilePosition: position) else {
+                throw CLIError.failure(
+                    command: command,
+                    input: "\(harPath): $.log.entries[\(position)]",
+                    message: "not a HAR entry NetTap could read (left out: see the warning); choose another --entry"
                 )
             }
             return index
@@ -245,7 +256,7 @@ public struct MockSaveCommand: Command {
                 throw CLIError.usage(
                     command: command,
                     input: "--match \(Formatting.quoted(text))",
-                    message: "\(found.count) entries of \(harPath) match (\(Self.list(found, of: entries, redacts))); "
+                    message: "\(found.count) entries of \(harPath) match (\(Self.list(found, of: log, redacts))); "
                         + "choose one with --entry N"
                 )
             }
@@ -257,7 +268,7 @@ public struct MockSaveCommand: Command {
                     input: harPath,
                     message: entries.isEmpty
                         ? "has no entries"
-                        : "has \(count) (\(Self.list(Array(entries.indices), of: entries, redacts))); "
+                        : "has \(count) (\(Self.list(Array(entries.indices), of: log, redacts))); "
                             + "choose one with --entry N or --match URL_SUBSTRING"
                 )
             }
@@ -268,11 +279,13 @@ public struct MockSaveCommand: Command {
     /// `0 GET https://a.example/, 2 GET https://b.example/x`, at most five, then `…`.
     ///
     /// URLs are shown as a redacted export shows them unless `--no-redact`.
-    private static func list(_ indices: [Int], of entries: [HAREntry], _ redacts: Bool) -> String {
+    private static func list(_ indices: [Int], of log: HARLog, _ redacts: Bool) -> String {
         let redactor = redacts ? Redactor.default : .disabled
+        let entries = log.entries
         let secrets = redactor.secrets(of: entries)
         let shown = indices.prefix(5).map {
-            "\($0) \(entries[$0].request.method) \(redactor.redactedURL(of: entries[$0], sweeping: secrets))"
+            "\(log.filePosition(ofEntry: $0)) \(entries[$0].request.method) "
+                + redactor.redactedURL(of: entries[$0], sweeping: secrets)
         }
         return shown.joined(separator: ", ") + (indices.count > 5 ? ", …" : "")
     }

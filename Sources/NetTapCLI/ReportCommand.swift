@@ -155,6 +155,7 @@ public struct ReportCommand: Command {
             redactor: redacts ? (environment.configuredRedactor ?? .default) : .disabled
         )
         summary.findings = HARSummary.findings(of: document.log.entries, audit: audits ? AuditHandler() : nil)
+        summary.numberEntries(asIn: document.log)
         if htmlPath != nil && transactions == nil {
             progress.update(0.8, step: "reading the transactions")
             transactions = document.transactions()

@@ -90,8 +90,20 @@ public struct HAREntry: Codable, Sendable, Hashable {
         } else {
             response = try container.required("response") { try container.optional(HARResponse.self, $0) }
         }
+        _ = container.isRequiredNull("cache", resolution: "read as empty")
         cache = container.lenientOptional(HARCache.self, "cache") ?? HARCache()
+        if !container.contains("timings") {
+            HARWarningLog.warn(at: container.codingPath, "missing \"timings\"", "read as unknown (-1)")
+        }
+        _ = container.isRequiredNull("timings", resolution: "read as unknown (-1)")
         timings = container.lenientOptional(HARTimings.self, "timings") ?? HARTimings()
+        if !startedDateTime.isEmpty, HARDate.date(from: startedDateTime) == nil {
+            HARWarningLog.warn(
+                at: container.codingPath + [HARCodingKey("startedDateTime")],
+                "not an ISO 8601 date and time",
+                "read as 1970-01-01T00:00:00Z"
+            )
+        }
         time = try container.lenientDouble("time") ?? timings.total
         serverIPAddress = try container.lenientString("serverIPAddress")
         connection = try container.lenientString("connection")

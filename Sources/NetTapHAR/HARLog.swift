@@ -16,6 +16,12 @@ public struct HARLog: Codable, Sendable, Hashable {
     public var comment: String?
     /// Custom fields (names starting with `_`) kept from the imported file.
     public var customFields: [String: HARValue]
+    /// The positions in the file's `log.entries` of the entries left out while reading it, in order.
+    ///
+    /// Those are not HAR entries at all (`null`, no `request`); empty for a log made in code. Positions users
+    /// see (`nettap report`'s HAR ENTRY column, `mock save --entry`) are file positions: see
+    /// ``filePosition(ofEntry:)``.
+    public var leftOutEntryPositions: [Int] = []
 
     /// Creates a log.
     ///
@@ -55,7 +61,9 @@ public struct HARLog: Codable, Sendable, Hashable {
         creator = container.lenientOptional(HARCreator.self, "creator") ?? HARCreator(name: "", version: "")
         browser = container.lenientOptional(HARCreator.self, "browser")
         pages = try container.list(HARPage.self, "pages")
-        entries = try container.required("entries") { try container.elements(HAREntry.self, $0) }
+        let read = try container.required("entries") { try container.indexedElements(HAREntry.self, $0) }
+        entries = read.elements
+        leftOutEntryPositions = read.leftOut
         comment = try container.lenientString("comment")
         customFields = container.customFields()
     }
@@ -84,4 +92,22 @@ public struct HARLog: Codable, Sendable, Hashable {
         try container.encodeIfPresent(comment, forKey: "comment")
         try container.encodeCustomFields(customFields)
     }
+
+    /// The position in the file's `log.entries` of ``entries``[`index`] (the same unless entries were left out).
+    public func filePosition(ofEntry index: Int) -> Int {
+        var position = index
+        for leftOut in leftOutEntryPositions where leftOut <= position { position += 1 }
+        return position
+    }
+
+    /// The index in ``entries`` of the entry at `position` in the file's `log.entries`; `nil` when that entry was
+    /// left out or the position is past the end.
+    public func entryIndex(atFilePosition position: Int) -> Int? {
+        guard position >= 0, !leftOutEntryPositions.contains(position) else { return nil }
+        let index = position - leftOutEntryPositions.filter { $0 < position }.count
+        return index < entries.count ? index : nil
+    }
+
+    /// How many entries the file's `log.entries` has, left-out ones included.
+    public var fileEntryCount: Int { entries.count + leftOutEntryPositions.count }
 }

@@ -74,9 +74,9 @@ public struct HARRequest: Codable, Sendable, Hashable {
         method = try container.required("method", container.lenientString)
         url = try container.required("url", container.lenientString)
         httpVersion = try container.lenientString("httpVersion") ?? ""
-        cookies = try container.list(HARCookie.self, "cookies")
-        headers = try container.list(HARHeader.self, "headers")
-        queryString = try container.list(HARQueryParameter.self, "queryString")
+        cookies = try container.list(HARCookie.self, "cookies", isRequired: true)
+        headers = try container.list(HARHeader.self, "headers", isRequired: true)
+        queryString = try container.list(HARQueryParameter.self, "queryString", isRequired: true)
         postData = container.lenientOptional(HARPostData.self, "postData")
         headersSize = try container.lenientInt("headersSize") ?? -1
         bodySize = try container.lenientInt("bodySize") ?? -1

@@ -12,7 +12,10 @@ extension HARResponse {
     /// `content.text` the body as text, or base64 with `encoding: "base64"` for binary bodies; `mimeType`
     /// the `Content-Type`; `redirectURL` the `Location` of a 3xx; `cookies` from `Set-Cookie`. A truncated
     /// body keeps its first bytes in `text`, with `content.size` the size of those bytes (so `text` and `size`
-    /// agree, as strict HAR readers require), the full size in `bodySize` and a note in `content.comment`.
+    /// agree, as strict HAR readers require), the full size in `bodySize` and a note in `content.comment`. A
+    /// redacted body's `text` is the redacted copy and `content.size` stays the size received (HAR 1.2: "length of
+    /// the returned content"), with a note in `content.comment`; checkers that compare `size` with `text` warn
+    /// (har-check's `content-size-mismatch`), rightly: the text is not the body.
     ///
     /// - Parameter response: The captured response.
     public init(response: CapturedResponse) {
@@ -21,14 +24,13 @@ extension HARResponse {
         var bodySize = 0
         if let body = response.body {
             let coded = HARBodyCoding.encode(body.data, mimeType: mimeType)
-            content.size = body.data.count
+            content.size = body.isTruncated ? body.data.count : Int(body.totalByteCount)
             content.text = coded.text
             content.encoding = coded.isBase64 ? "base64" : nil
             if body.isTruncated {
                 content.comment = "body truncated: kept the first \(body.data.count) of \(body.totalByteCount) bytes"
             } else if Int64(body.data.count) != body.totalByteCount {
-                content.comment =
-                    "body redacted: the text is the redacted copy of the \(body.totalByteCount) bytes received"
+                content.comment = Self.redactedComment(size: body.totalByteCount)
             }
             bodySize = response.headers.contains(name: "Content-Encoding") ? -1 : Int(body.totalByteCount)
         }
@@ -96,7 +98,9 @@ extension HARResponse {
     /// (`_netTap.bodies`, which wins when present).
     ///
     /// - `content.size` (HAR 1.2: the length of the returned content, decoded), or the decoded length of
-    ///   `content.text` when that is longer. When the response was not compressed (no `Content-Encoding`, or
+    ///   `content.text` when that is longer — except in NetTap's redacted exports, whose `content.comment`
+    ///   (``redactedComment(size:)``) says the text is a redacted copy: then `content.size` alone. When the
+    ///   response was not compressed (no `Content-Encoding`, or
     ///   `identity`), the larger of that and `bodySize`: both then describe the same bytes, and the smaller one
     ///   left some out (an exporter that cut the text; Chrome's `bodySize` 0 for an answer from its cache).
     ///   When it was compressed, `bodySize` is the smaller transfer size and is not used.
@@ -113,7 +117,8 @@ extension HARResponse {
     /// ``receivedBodySize`` with the decoded length of `content.text` already known (`nil` without a text).
     func receivedBodySize(decodedTextLength: Int?) -> Int64 {
         var decoded = content.size >= 0 ? content.size : -1
-        if let decodedTextLength { decoded = max(decoded, decodedTextLength) }
+        let isRedactedCopy = content.comment?.hasPrefix(Self.redactedCommentPrefix) == true && decoded >= 0
+        if let decodedTextLength, !isRedactedCopy { decoded = max(decoded, decodedTextLength) }
         guard decoded >= 0 else { return Int64(max(0, bodySize)) }
         return Int64(isCompressed ? decoded : max(decoded, bodySize))
     }
@@ -125,5 +130,14 @@ extension HARResponse {
                 && !header.value.trimmingCharacters(in: .whitespaces).isEmpty
                 && header.value.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare("identity") != .orderedSame
         }
+    }
+
+    /// How NetTap's exports begin `content.comment` when `content.text` is a redacted copy of the body.
+    static let redactedCommentPrefix = "body redacted: "
+
+    /// `content.comment` for a body whose text is its redacted copy: `body redacted: the text is the redacted copy
+    /// of the N bytes received`.
+    static func redactedComment(size: Int64) -> String {
+        redactedCommentPrefix + "the text is the redacted copy of the \(size) bytes received"
     }
 }

@@ -74,11 +74,16 @@ public struct HARResponse: Codable, Sendable, Hashable {
     /// - Throws: `DecodingError.keyNotFound` when `status` is missing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
-        status = try container.required("status", container.lenientInt)
+        if !container.contains("status") {
+            HARWarningLog.warn(at: container.codingPath, "missing \"status\"", "read as 0 (no response)")
+        }
+        // An unusable status (warned about) is unknown: 0, no response, as browsers write a failed request.
+        status = try container.lenientInt("status") ?? 0
         statusText = try container.lenientString("statusText") ?? ""
         httpVersion = try container.lenientString("httpVersion") ?? ""
-        cookies = try container.list(HARCookie.self, "cookies")
-        headers = try container.list(HARHeader.self, "headers")
+        cookies = try container.list(HARCookie.self, "cookies", isRequired: true)
+        headers = try container.list(HARHeader.self, "headers", isRequired: true)
+        _ = container.isRequiredNull("content", resolution: "read as empty")
         content = container.lenientOptional(HARContent.self, "content") ?? HARContent(size: 0, mimeType: "")
         redirectURL = try container.lenientString("redirectURL") ?? ""
         headersSize = try container.lenientInt("headersSize") ?? -1

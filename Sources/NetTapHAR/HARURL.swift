@@ -19,13 +19,22 @@ enum HARURL {
 
     /// A URL from a HAR `url` string, percent-encoding characters that sloppy exporters leave raw.
     ///
-    /// Falls back to `file:///` for text that is no URL at all.
+    /// Text that is no URL at all (`http://[::1`) becomes a relative URL of its percent-encoded text, so every
+    /// export still shows what the file said and no host (`(no host)`); an empty `url` becomes `about:blank`.
     static func url(from string: String) -> URL {
         if let url = URL(string: string) { return url }
         let allowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "#%[]"))
         if let encoded = string.addingPercentEncoding(withAllowedCharacters: allowed), let url = URL(string: encoded) {
             return url
         }
-        return URL(fileURLWithPath: "/")
+        let unreserved = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/"
+        )
+        if !string.isEmpty, let encoded = string.addingPercentEncoding(withAllowedCharacters: unreserved),
+            let url = URL(string: encoded)
+        {
+            return url
+        }
+        return URL(string: "about:blank") ?? URL(fileURLWithPath: "/")
     }
 }

@@ -3,7 +3,10 @@ import NetTapCore
 
 /// Lenient readers for HAR fields: real exporters write numbers as strings, `null` for absent values and
 /// leave out fields the spec requires. These readers accept that and throw `DecodingError` only when a
-/// value cannot mean what the field needs, so the error names the field's JSON path.
+/// value cannot mean what the field needs, so the error names the field's JSON path. Every value they coerce
+/// (a number or boolean written as a string, a `null` where HAR 1.2 requires an object or array) is reported with
+/// a ``HARWarning``; a `null` for an optional field reads as absent without one, as exporters write it (Playwright's
+/// `cache.beforeRequest`, Charles' `redirectURL`).
 extension KeyedDecodingContainer where Key == HARCodingKey {
     /// Whether the field is absent or `null`.
     func isAbsent(_ key: String) -> Bool {
@@ -12,17 +15,40 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         return (try? decodeNil(forKey: codingKey)) ?? false
     }
 
+    /// Whether a field HAR 1.2 requires is `null`, reported with a ``HARWarning`` (`read as` `resolution`).
+    func isRequiredNull(_ key: String, resolution: String) -> Bool {
+        let codingKey = HARCodingKey(key)
+        guard contains(codingKey), (try? decodeNil(forKey: codingKey)) == true else { return false }
+        HARWarningLog.warn(at: codingPath + [codingKey], "found null where HAR 1.2 requires a value", resolution)
+        return true
+    }
+
     /// A string, or `nil` when absent or `null`; numbers and booleans are turned into their JSON spelling, any
     /// other value reads as unknown (`nil`) with a ``HARWarning``.
     func lenientString(_ key: String) throws -> String? {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
         if let value = try? decode(String.self, forKey: codingKey) { return value }
+        if let value = scalarText(codingKey) {
+            coerced(codingKey, expected: "a string", "read as its JSON text \(value)")
+            return value
+        }
+        unusable(codingKey, expected: "a string")
+        return nil
+    }
+
+    /// A boolean or number's JSON spelling.
+    private func scalarText(_ codingKey: HARCodingKey) -> String? {
         if let value = try? decode(Bool.self, forKey: codingKey) { return value ? "true" : "false" }
         if let value = try? decode(Int.self, forKey: codingKey) { return String(value) }
         if let value = try? decode(Double.self, forKey: codingKey) { return String(value) }
-        unusable(codingKey, expected: "a string")
         return nil
+    }
+
+    /// Records a value read as another type: `expected …, found …; read as …`.
+    private func coerced(_ codingKey: HARCodingKey, expected: String, _ resolution: String) {
+        let found = (try? decode(HARValue.self, forKey: codingKey))?.kindDescription ?? "an unreadable value"
+        HARWarningLog.warn(at: codingPath + [codingKey], "expected \(expected), found \(found)", resolution)
     }
 
     /// The text of a header, cookie, query or form value: as ``lenientString(_:)``, and also an array of strings
@@ -61,8 +87,14 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         if let value = try? decode(Double.self, forKey: codingKey) { return value }
         if let text = try? decode(String.self, forKey: codingKey) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { return nil }
-            if let value = Double(trimmed), value.isFinite { return value }
+            if trimmed.isEmpty {
+                coerced(codingKey, expected: "a number", "read as unknown")
+                return nil
+            }
+            if let value = Double(trimmed), value.isFinite {
+                coerced(codingKey, expected: "a number", "read as its number \(trimmed)")
+                return value
+            }
         }
         unusable(codingKey, expected: "a number")
         return nil
@@ -85,15 +117,19 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
         if let value = try? decode(Bool.self, forKey: codingKey) { return value }
+        var read: Bool?
         if let text = try? decode(String.self, forKey: codingKey) {
             switch text.lowercased() {
-            case "true", "1": return true
-            case "false", "0", "": return false
+            case "true", "1": read = true
+            case "false", "0", "": read = false
             default: break
             }
+        } else if let number = try? decode(Double.self, forKey: codingKey), number == 0 || number == 1 {
+            read = number == 1
         }
-        if let number = try? decode(Double.self, forKey: codingKey), number == 0 || number == 1 {
-            return number == 1
+        if let read {
+            coerced(codingKey, expected: "a boolean", "read as \(read)")
+            return read
         }
         unusable(codingKey, expected: "a boolean")
         return nil
@@ -130,7 +166,8 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
     /// An array; `[]` when absent or `null`.
     ///
     /// Not an array: `[]` with a ``HARWarning``; an element that cannot be read is left out with one.
-    func list<T: Decodable>(_ type: T.Type, _ key: String) throws -> [T] {
+    func list<T: Decodable>(_ type: T.Type, _ key: String, isRequired: Bool = false) throws -> [T] {
+        if isRequired, isRequiredNull(key, resolution: "read as empty") { return [] }
         guard !isAbsent(key) else { return [] }
         let codingKey = HARCodingKey(key)
         guard var elements = try? nestedUnkeyedContainer(forKey: codingKey) else {
@@ -144,18 +181,36 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
     /// An array that must be one (`log.entries`): `nil` when absent or `null`, throws when it is not an array;
     /// an element that cannot be read is left out with a ``HARWarning``.
     func elements<T: Decodable>(_ type: T.Type, _ key: String) throws -> [T]? {
+        try indexedElements(T.self, key).map { $0.elements }
+    }
+
+    /// ``elements(_:_:)``, and the indices in the array of the elements left out.
+    func indexedElements<T: Decodable>(_ type: T.Type, _ key: String) throws -> (elements: [T], leftOut: [Int])? {
         guard !isAbsent(key) else { return nil }
         var elements = try nestedUnkeyedContainer(forKey: HARCodingKey(key))
-        return Self.readElements(T.self, from: &elements)
+        let read = Self.readIndexedElements(T.self, from: &elements)
+        let kept = Set(read.map(\.index))
+        let count = elements.count ?? (read.last.map { $0.index + 1 } ?? 0)
+        return (read.map(\.element), (0..<count).filter { !kept.contains($0) })
     }
 
     /// The elements of an array, each that cannot be read left out with a ``HARWarning``.
     static func readElements<T: Decodable>(_ type: T.Type, from elements: inout any UnkeyedDecodingContainer) -> [T] {
-        var read: [T] = []
+        readIndexedElements(T.self, from: &elements).map(\.element)
+    }
+
+    /// The elements of an array that could be read, each with its index in the array; each that cannot be read is
+    /// left out with a ``HARWarning``.
+    static func readIndexedElements<T: Decodable>(
+        _ type: T.Type,
+        from elements: inout any UnkeyedDecodingContainer
+    ) -> [(index: Int, element: T)] {
+        var read: [(index: Int, element: T)] = []
         while !elements.isAtEnd {
-            let path = elements.codingPath + [HARIndexKey(elements.currentIndex)]
+            let index = elements.currentIndex
+            let path = elements.codingPath + [HARIndexKey(index)]
             do {
-                read.append(try elements.decode(T.self))
+                read.append((index, try elements.decode(T.self)))
             } catch {
                 // A failed decode does not move past the element: reading it as any JSON value does.
                 let found = try? elements.decode(HARValue.self)

@@ -107,15 +107,15 @@ struct TopLevelTests {
         arguments: [
             (
                 ["frob"],
-                "nettap: frob: unknown command; commands are demo, fetch, report, stats, query, mock, config, help (see 'nettap --help')\n"
+                "nettap: frob: unknown command; commands are demo, fetch, report, stats, query, inspect, mock, config, help (see 'nettap --help')\n"
             ),
             (
                 ["--frob"],
-                "nettap: --frob: unknown option; commands are demo, fetch, report, stats, query, mock, config, help (see 'nettap --help')\n"
+                "nettap: --frob: unknown option; commands are demo, fetch, report, stats, query, inspect, mock, config, help (see 'nettap --help')\n"
             ),
             (
                 ["help", "frob"],
-                "nettap: help: frob: unknown command; commands are demo, fetch, report, stats, query, mock, config, help (see 'nettap --help')\n"
+                "nettap: help: frob: unknown command; commands are demo, fetch, report, stats, query, inspect, mock, config, help (see 'nettap --help')\n"
             ),
             (["help", "fetch", "x"], "nettap: help: x: unexpected argument\n"),
             (["help", "mock", "save", "x"], "nettap: help: x: unexpected argument\n"),

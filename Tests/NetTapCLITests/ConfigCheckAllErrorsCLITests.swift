@@ -73,7 +73,7 @@ struct ConfigCheckAllErrorsCLITests {
         #expect(
             command.standardError
                 == "nettap: qurey: unknown command; did you mean \"query\"? commands are demo, fetch, report, stats, "
-                + "query, mock, config, help (see 'nettap --help')\n"
+                + "query, inspect, mock, config, help (see 'nettap --help')\n"
         )
         let group = await runCLI(["mock", "lsit"])
         #expect(

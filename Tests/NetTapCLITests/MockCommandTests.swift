@@ -69,6 +69,46 @@ struct MockCommandTests {
         #expect(result.response.headers.values(for: "Content-Type") == ["image/png"])
     }
 
+    @Test("--entry and the positions listed count entries left out while reading, as the file numbers them")
+    func positionsCountLeftOutEntries() async throws {
+        let directory = try makeTemporaryDirectory()
+        let entry = { (path: String) in
+            #"{"startedDateTime": "2024-01-01T00:00:00Z", "time": 1, "timings": {},"#
+                + #" "request": {"method": "GET", "url": "http://a.test\#(path)"}, "response": {"status": 200}}"#
+        }
+        let har = #"{"log": {"entries": [null, \#(entry("/a")), {"response": {}}, \#(entry("/second"))]}}"#
+        try Data(har.utf8).write(to: directory.appendingPathComponent("gaps.har"))
+        let saved = await runCLI(
+            ["mock", "save", "gaps.har", "--entry", "3", "--to", "m.json"],
+            workingDirectory: directory
+        )
+        #expect(saved.exitCode == .success, "\(saved.standardError)")
+        #expect(saved.standardOutput.hasPrefix(#"Saved gaps.har $.log.entries[3] as stub "GET /second""#))
+        let leftOut = await runCLI(
+            ["mock", "save", "gaps.har", "--entry", "2", "--to", "m.json"],
+            workingDirectory: directory
+        )
+        #expect(leftOut.exitCode == .failure)
+        #expect(leftOut.standardError.contains("gaps.har: $.log.entries[2]: not a HAR entry NetTap could read"))
+        let past = await runCLI(
+            ["mock", "save", "gaps.har", "--entry", "4", "--to", "m.json"],
+            workingDirectory: directory
+        )
+        #expect(
+            past.standardError.contains("out of range: gaps.har has 4 entries (valid: 0 to 3)"),
+            "\(past.standardError)"
+        )
+        let both = await runCLI(["mock", "save", "gaps.har", "--to", "m.json"], workingDirectory: directory)
+        #expect(
+            both.standardError.contains("(1 GET http://a.test/a, 3 GET http://a.test/second)"),
+            "\(both.standardError)"
+        )
+        let report = await runCLI(["report", "--json", "gaps.har"], workingDirectory: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: report.standardOutputData) as? [String: Any])
+        let slowest = try #require(json["slowest"] as? [[String: Any]])
+        #expect(Set(slowest.compactMap { $0["index"] as? Int }) == [1, 3])
+    }
+
     @Test("save from Charles's one-entry HAR with --name into the base stubs, then list and answer")
     func charles() async throws {
         let directory = try makeTemporaryDirectory()

@@ -14,7 +14,8 @@ struct HARLenientReadingTests {
     private func entry(request: String = #""method": "GET", "url": "https://a.example/x""#, rest: String) -> String {
         """
         {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
-          "entries": [{"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {\(request)}, \(rest)}]}}
+          "entries": [{"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {\(request)}, \(rest),
+            "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
         """
     }
 
@@ -55,17 +56,34 @@ struct HARLenientReadingTests {
         )
     }
 
-    @Test("numbers and booleans as strings, null objects, missing pages and timings are read without a warning")
-    func quietlyRead() throws {
-        let (document, warnings) = try read(
-            entry(
-                rest:
-                    #""response": {"status": "204", "content": null, "headersSize": "-1", "bodySize": "0"}, "timings": null"#
-            )
-        )
-        #expect(document.log.entries.first?.response.status == 204)
+    @Test("numbers and booleans as strings and null or missing required values are read, each with a warning")
+    func coercedScalarsAndNulls() throws {
+        let json = """
+            {"log": {"entries": [{"startedDateTime": "yesterday", "time": "12.5", "timings": null,
+              "request": {"method": "GET", "url": 123, "headers": null, "cookies": [{"name": "a", "value": "1",
+                "httpOnly": "true"}]},
+              "response": {"status": "204", "content": null, "headersSize": "-1", "bodySize": "0"}},
+              {"startedDateTime": "2026-01-01T00:00:00Z", "request": {"method": "GET", "url": "https://a.example/"},
+               "response": {"status": 200, "redirectURL": null, "content": {"size": 0, "mimeType": ""}}}]}}
+            """
+        let (document, warnings) = try read(json)
+        let first = try #require(document.log.entries.first)
+        #expect(first.response.status == 204)
+        #expect(first.time == 12.5)
+        #expect(first.request.url == "123")
+        #expect(first.request.cookies.first?.httpOnly == true)
         #expect(document.log.pages == [])
-        #expect(warnings == [])
+        #expect(
+            Set(warnings.map(\.path)) == [
+                "$.log.entries[0].startedDateTime", "$.log.entries[0].time", "$.log.entries[0].timings",
+                "$.log.entries[0].request.url", "$.log.entries[0].request.headers",
+                "$.log.entries[0].request.cookies[0].httpOnly", "$.log.entries[0].response.status",
+                "$.log.entries[0].response.content", "$.log.entries[0].response.headersSize",
+                "$.log.entries[0].response.bodySize", "$.log.entries[1]",
+            ]
+        )
+        // The second entry's only oddities: no timings (required) and a null redirectURL (optional: no warning).
+        #expect(warnings.filter { $0.path == "$.log.entries[1]" }.map(\.problem) == [#"missing "timings""#])
     }
 
     @Test("a number that is not one is unknown; an entry without response is no response; one without request goes")
@@ -83,10 +101,17 @@ struct HARLenientReadingTests {
         #expect(
             warnings.map(\.description) == [
                 #"$.log.entries[0]: missing "response"; read as no response (status 0)"#,
+                #"$.log.entries[0]: missing "timings"; read as unknown (-1)"#,
                 "$.log.entries[0].time: expected a number, found a string; read as unknown",
                 #"$.log.entries[1]: missing required field "request"; left out"#,
+                #"$.log.entries[2]: missing "timings"; read as unknown (-1)"#,
             ]
         )
+        #expect(document.log.leftOutEntryPositions == [1])
+        #expect(document.log.filePosition(ofEntry: 1) == 2)
+        #expect(document.log.entryIndex(atFilePosition: 2) == 1)
+        #expect(document.log.entryIndex(atFilePosition: 1) == nil)
+        #expect(document.log.fileEntryCount == 3)
     }
 
     @Test("what is not HAR is still refused with the place: no log, entries that are not an array, not JSON")
@@ -104,5 +129,17 @@ struct HARLenientReadingTests {
         } catch {
             #expect((error as? HARError)?.line == 1)
         }
+    }
+
+    @Test("a url that is no URL keeps its text, percent-encoded, with no host; an empty one is about:blank")
+    func unusableURLs() throws {
+        let entries = ["http://[::1", ""].map { url in
+            #"{"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "timings": {}, "request": {"method": "GET","#
+                + #" "url": "\#(url)"}, "response": {"status": 200}}"#
+        }
+        let (document, _) = try read(#"{"log": {"entries": [\#(entries.joined(separator: ","))]}}"#)
+        let urls = document.transactions().map(\.request.url)
+        #expect(urls.map(\.absoluteString) == ["http%3A//%5B%3A%3A1", "about:blank"])
+        #expect(urls.map(\.host) == [nil, nil])
     }
 }

@@ -7,7 +7,11 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("Inspector server: discovery endpoints, the DevTools WebSocket, and the security rules on real sockets")
+/// Serialized: its sync tests block on socket reads, and two at once would hold both threads of CI's cooperative pool.
+@Suite(
+    "Inspector server: discovery endpoints, the DevTools WebSocket, and the security rules on real sockets",
+    .serialized
+)
 struct InspectorServerTests {
     private func start(
         policy: InspectorRequestPolicy = InspectorRequestPolicy(),
@@ -197,9 +201,14 @@ struct InspectorServerTests {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let (server, endpoint) = try start(outboxLimit: 64 * 1024) { continuation.yield($0) }
         defer { server.stop() }
-        let client = try TestSocket(port: server.port)
-        try client.write(upgrade(path: "/devtools/page/\(endpoint.targetID)", port: server.port))
-        _ = try client.readHead()
+        let request = upgrade(path: "/devtools/page/\(endpoint.targetID)", port: server.port)
+        // Blocking socket calls off Swift's cooperative pool, whose threads the wait below needs.
+        let client = try await offThePool {
+            let client = try TestSocket(port: server.port)
+            try client.write(request)
+            _ = try client.readHead()
+            return client
+        }
         let id = try #require(endpoint.connectedClients.first)
         let message = String(repeating: "x", count: 60_000)
         // The client never reads: the kernel's buffers fill, then the outbox.
@@ -211,5 +220,6 @@ struct InspectorServerTests {
         #expect(first == id, "no client was dropped within 30 s")
         #expect(server.droppedClientCount == 1)
         #expect(endpoint.connectedClients.isEmpty)
+        _ = client
     }
 }
