@@ -2,7 +2,9 @@ import Foundation
 
 /// What the inspector server lets in (issue 16's security rules): requests whose `Host` names a loopback host,
 /// so that a web page reached through DNS rebinding cannot talk to it, and WebSocket upgrades whose `Origin` is a
-/// DevTools frontend (or absent: programs that are not browsers send none).
+/// DevTools frontend (`devtools://devtools`, or a page this machine serves over HTTP, as Chromium serves its own
+/// frontend at `http://127.0.0.1:9222/devtools/inspector.html`) or is absent (programs that are not browsers send
+/// none).
 package struct InspectorRequestPolicy: Sendable, Equatable {
     /// The origins allowed to open a WebSocket besides the built-in DevTools ones (`devtools://devtools`,
     /// `chrome-devtools://devtools`): for example the origin of a Chromium serving its own frontend over HTTP.
@@ -29,10 +31,20 @@ package struct InspectorRequestPolicy: Sendable, Equatable {
         guard origins.count <= 1 else { return "more than one Origin" }
         guard let origin = origins.first else { return nil }
         let builtIn: Set<String> = ["devtools://devtools", "chrome-devtools://devtools"]
-        guard builtIn.contains(origin) || allowedOrigins.contains(origin) else {
+        guard builtIn.contains(origin) || allowedOrigins.contains(origin) || Self.isLoopbackOrigin(origin) else {
             return "WebSocket connections are accepted from DevTools frontends only, not from \(origin)"
         }
         return nil
+    }
+
+    /// Whether an origin is a page served by this machine over HTTP (`http://127.0.0.1:9222`, where Chromium serves
+    /// its own DevTools frontend): a page from another site, DNS rebinding included, has another origin.
+    static func isLoopbackOrigin(_ origin: String) -> Bool {
+        for scheme in ["http://", "https://"] where origin.lowercased().hasPrefix(scheme) {
+            let authority = String(origin.dropFirst(scheme.count))
+            return !authority.contains("/") && isLoopback(authority: authority)
+        }
+        return false
     }
 
     /// Whether an authority's host is one of ``allowedHosts``.

@@ -142,14 +142,14 @@ struct InspectorServerTests {
         let (server, endpoint) = try start(policy: InspectorRequestPolicy(allowedOrigins: ["http://127.0.0.1:9222"]))
         defer { server.stop() }
         let path = "/devtools/page/\(endpoint.targetID)"
-        for origin in ["http://evil.example", "null", "https://devtools.example"] {
+        for origin in ["http://evil.example", "null", "https://devtools.example", "http://127.0.0.1.evil.example:80"] {
             let client = try TestSocket(port: server.port)
             try client.write(upgrade(path: path, port: server.port, origin: origin))
             let answer = try client.readToEnd()
             #expect(answer.hasPrefix("HTTP/1.1 403 Forbidden\r\n"), "\(origin)")
             #expect(answer.contains("DevTools frontends only"))
         }
-        for origin in ["devtools://devtools", "http://127.0.0.1:9222", nil] as [String?] {
+        for origin in ["devtools://devtools", "http://127.0.0.1:9222", "http://localhost:9333", nil] as [String?] {
             let client = try TestSocket(port: server.port)
             try client.write(upgrade(path: path, port: server.port, origin: origin))
             #expect(try client.readHead().hasPrefix("HTTP/1.1 101 "), "\(origin ?? "no Origin")")
