@@ -99,7 +99,7 @@ extension HARResponse {
     ///
     /// - `content.size` (HAR 1.2: the length of the returned content, decoded), or the decoded length of
     ///   `content.text` when that is longer — except in NetTap's redacted exports, whose `content.comment`
-    ///   (``redactedComment(size:)``) says the text is a redacted copy: then `content.size` alone. When the
+    ///   (`body redacted: …`) says the text is a redacted copy: then `content.size` alone. When the
     ///   response was not compressed (no `Content-Encoding`, or
     ///   `identity`), the larger of that and `bodySize`: both then describe the same bytes, and the smaller one
     ///   left some out (an exporter that cut the text; Chrome's `bodySize` 0 for an answer from its cache).
