@@ -37,7 +37,8 @@ package enum InputFile {
         return nil
     }
 
-    /// The bytes of the file at `url`.
+    /// The bytes of the file at `url`: a regular file, or a pipe or device read to its end (`<(cat a.har)`,
+    /// `/dev/stdin`; Foundation's `Data(contentsOf:)` refuses those on Linux).
     ///
     /// - Parameter url: A file URL.
     /// - Returns: The file's bytes.
@@ -45,9 +46,21 @@ package enum InputFile {
     package static func read(_ url: URL) throws(Problem) -> Data {
         if let problem = problem(at: url) { throw problem }
         do {
-            return try Data(contentsOf: url)
+            let type = try FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
+            guard type != nil, type != .typeRegular else { return try Data(contentsOf: url) }
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            return try handle.readToEnd() ?? Data()
         } catch {
-            throw .failed((error as NSError).localizedFailureReason ?? "the file system refused to read it")
+            throw .failed(reason(error))
         }
+    }
+
+    /// The POSIX error an error wraps, in the system's words (Foundation's own text can name the wrong cause).
+    private static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        let posix = error.domain == NSPOSIXErrorDomain ? error : error.userInfo[NSUnderlyingErrorKey] as? NSError
+        if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+        return error.localizedFailureReason ?? "the file system refused to read it"
     }
 }
