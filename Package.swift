@@ -109,7 +109,8 @@ let package = Package(
             name: "nettap-bench",
             dependencies: [
                 "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapStore", "NetTapReport",
-                "NetTapCrypto", .target(name: "CNetTapCurl", condition: .when(platforms: [.linux])),
+                "NetTapCrypto", "NetTapInspector",
+                .target(name: "CNetTapCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),

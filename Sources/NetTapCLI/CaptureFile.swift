@@ -10,8 +10,12 @@ enum CaptureFile {
     static let pageSize = 2_000
 
     /// Whether a file starts with the SQLite 3 header (`"SQLite format 3\0"`, the SQLite file format §1.3).
+    ///
+    /// Only a regular file can be a store: a pipe (`<(cat a.har)`) is never opened here, since reading its first
+    /// bytes would take them from the HAR reader.
     static func isSQLite(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+        guard type == .typeRegular, let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         return header == Data("SQLite format 3\u{0}".utf8)

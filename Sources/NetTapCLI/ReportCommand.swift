@@ -138,7 +138,7 @@ public struct ReportCommand: Command {
         var transactions: [Transaction]?
         let progress = ProgressBar("reading \(fileURL.lastPathComponent)", output: environment.standardError)
         defer { progress.finish() }
-        if Self.isSQLite(fileURL) {
+        if CaptureFile.isSQLite(fileURL) {
             let stored = try await CaptureFile.transactions(path, command: "report", strict: strict, in: environment)
             // Not redacted here: the summary redacts what it prints, and the audit must see what was captured.
             document = HARDocument(transactions: stored, redactor: .disabled)
@@ -175,14 +175,6 @@ public struct ReportCommand: Command {
         }
         if let htmlPath { try writeHTML(transactions ?? [], to: htmlPath, in: environment) }
         return .success
-    }
-
-    /// Whether a file starts with the SQLite 3 header (`"SQLite format 3\0"`, the SQLite file format §1.3).
-    private static func isSQLite(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header == Data("SQLite format 3\u{0}".utf8)
     }
 
     /// The text form of a summary.

@@ -1,7 +1,7 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
 //   nettap-bench --base http://127.0.0.1:PORT [--tls-base https://127.0.0.1:PORT] [--httpbin URL] [--quick]
-//                [--only latency|throughput|mock|https|download|resources|breakdown|shaping|store|report|soak]
+//                [--only latency|throughput|mock|https|download|resources|breakdown|shaping|store|report|soak|inspector]
 //
 // Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes), mid.bin (10 MiB)
 // and big.bin (256 MiB), over HTTP and HTTPS; scripts/soak adds httpbin. Exits 0 whether or not NetTap meets its targets (this is a
@@ -20,7 +20,7 @@ struct BenchOptions {
     static let scenarioNames = ["latency", "throughput", "mock", "https", "download", "resources"]
     /// Every scenario name: the default ones, and `breakdown`, `shaping`, `store` and `report`, which run only
     /// when named with `--only`.
-    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report", "soak"]
+    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report", "soak", "inspector"]
 
     /// The usage text.
     static let usage = """
@@ -36,7 +36,8 @@ struct BenchOptions {
                        NetTapShaping's rates, latency and CPU in about 1–2 minutes, and store, which measures
                        NetTapStore's inserts per second with 1 KiB bodies, and report, which times
                        NetTapReport's HTML rendering of 10,000 transactions, and soak, 20,000 checked requests
-                       64 at a time with resource checks (needs --httpbin; scripts/soak), run only when named)
+                       64 at a time with resource checks (needs --httpbin; scripts/soak), and inspector, which
+                       measures forwarded requests with a DevTools client connected, run only when named)
         """
 
     /// The server's base URL.
@@ -158,6 +159,14 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
             try await breakdown.run(nettapSession: scenarios.session(.nettap))
         case "shaping":
             try await ShapingBench(base: options.base).run()
+        case "inspector":
+            let bench = InspectorBench(
+                url: scenarios.smallURL,
+                body: scenarios.smallBody,
+                rounds: options.isQuick ? 2 : 4,
+                count: options.isQuick ? 2_000 : 6_000
+            )
+            report.rows += try await bench.run()
         default: throw BenchError("unknown scenario \(name)")
         }
     }

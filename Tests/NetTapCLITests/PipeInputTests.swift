@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("HAR input from a pipe")
+@Suite("HAR input from a pipe", .timeLimit(.minutes(1)))
 struct PipeInputTests {
     @Test("a HAR read from a pipe (process substitution, /dev/stdin) is read to its end, like the file")
     func readsPipe() async throws {
