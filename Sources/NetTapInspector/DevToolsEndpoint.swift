@@ -143,10 +143,11 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
         .response(status: 200, contentType: "application/json; charset=UTF-8", body: Array(Self.encode(object).utf8))
     }
 
-    package static func encode(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            return "{}"
-        }
+    /// The JSON text of a message; keys sorted unless `sortsKeys` is `false` (events: Foundation sorts keys with
+    /// ICU collation, half of an event's encoding time on Linux).
+    package static func encode(_ object: Any, sortsKeys: Bool = true) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: sortsKeys ? [.sortedKeys] : [])
+        else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }

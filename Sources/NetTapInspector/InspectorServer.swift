@@ -48,6 +48,8 @@ package final class InspectorServer: @unchecked Sendable {
     private var connections: [Int: InspectorConnection] = [:]
     private var nextID = 1
     private let counters = Locked((dropped: 0, clients: 0))
+    /// Bytes of messages each client has waiting for the queue.
+    private let queued = Locked<[Int: Int]>([:])
     private let clientDropped: @Sendable (Int) -> Void
 
     /// Starts listening and serving.
@@ -89,8 +91,26 @@ package final class InspectorServer: @unchecked Sendable {
     package var openConnectionCount: Int { counters.withLock { $0.clients } }
 
     /// Sends a text message to an upgraded client; nothing when it is gone.
+    ///
+    /// The bytes waiting for the server's queue count against the client's ``outboxLimit`` with those waiting
+    /// in its outbox: a client the server cannot serve as fast as the app makes events is dropped (and counted)
+    /// instead of letting the queue grow.
     package func send(_ text: String, to client: Int) {
-        queue.async { [self] in connections[client]?.send(text: text) }
+        let size = text.utf8.count
+        let isOverLimit = queued.withLock { queued -> Bool in
+            let total = (queued[client] ?? 0) + size
+            guard total <= outboxLimit else { return true }
+            queued[client] = total
+            return false
+        }
+        guard !isOverLimit else {
+            queue.async { [self] in connections[client]?.close(dropped: true) }
+            return
+        }
+        queue.async { [self] in
+            queued.withLock { $0[client] = max(0, ($0[client] ?? 0) - size) }
+            connections[client]?.send(text: text)
+        }
     }
 
     /// Stops listening and closes every connection; waits until that is done.
@@ -135,6 +155,7 @@ package final class InspectorServer: @unchecked Sendable {
 
     private func closed(_ connection: InspectorConnection, dropped: Bool) {
         connections[connection.id] = nil
+        queued.withLock { $0[connection.id] = nil }
         counters.withLock {
             $0.clients -= 1
             if dropped { $0.dropped += 1 }

@@ -22,7 +22,7 @@ package enum NetworkEvents {
         package var params: [String: Any]
 
         /// The message text: `{"method":…,"params":{…}}`.
-        package var json: String { DevToolsEndpoint.encode(["method": method, "params": params]) }
+        package var json: String { DevToolsEndpoint.encode(["method": method, "params": params], sortsKeys: false) }
     }
 
     /// The events for a transaction event: the request (and its redirects) when it starts, the response when it

