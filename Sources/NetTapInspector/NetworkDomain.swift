@@ -125,7 +125,8 @@ package final class NetworkDomain: Sendable {
     /// Sends an event to the enabled clients.
     ///
     /// A request's `requestWillBeSent` is held until its response arrives (or it ends), so that its `initiator`
-    /// can say who answered; a request still unanswered after ``holdInterval`` is shown then, as pending.
+    /// can say who answered; a request still unanswered after ``holdInterval`` is shown then, its initiator
+    /// `nettap:pending`.
     private func live(_ event: TransactionEvent) {
         let transaction = event.transaction
         state.withLock { state in
@@ -172,7 +173,8 @@ package final class NetworkDomain: Sendable {
             let due = Date().addingTimeInterval(-Self.holdInterval * 0.9)
             for (id, held) in state.held where held.since <= due {
                 state.held[id] = nil
-                send([(.started, NetworkEvents.requestWillBeSent(held.transaction).json)], about: id, &state)
+                let event = NetworkEvents.requestWillBeSent(held.transaction, isAnswered: false)
+                send([(.started, event.json)], about: id, &state)
             }
             if !state.held.isEmpty { scheduleFlush(&state) }
         }

@@ -43,7 +43,9 @@ package enum NetworkEvents {
         return events
     }
 
-    static func requestWillBeSent(_ transaction: Transaction) -> Event {
+    /// `Network.requestWillBeSent`; `initiator.url` is `nettap:` and who answered, or `nettap:pending` when
+    /// `isAnswered` is `false` (a request shown before its answer: nobody has answered yet).
+    static func requestWillBeSent(_ transaction: Transaction, isAnswered: Bool = true) -> Event {
         let request = transaction.request
         var params = base(transaction, at: transaction.timings.startDate)
         params["documentURL"] = request.url.absoluteString
@@ -54,7 +56,7 @@ package enum NetworkEvents {
             body: request.body
         )
         params["wallTime"] = transaction.timings.startDate.timeIntervalSince1970
-        params["initiator"] = ["type": "other", "url": "nettap:\(transaction.answeredBy)"]
+        params["initiator"] = ["type": "other", "url": "nettap:\(isAnswered ? transaction.answeredBy : "pending")"]
         params["redirectHasExtraInfo"] = false
         params["type"] = "Fetch"
         return Event(method: "Network.requestWillBeSent", params: params)
