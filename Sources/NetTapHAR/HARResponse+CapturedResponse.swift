@@ -13,9 +13,10 @@ extension HARResponse {
     /// the `Content-Type`; `redirectURL` the `Location` of a 3xx; `cookies` from `Set-Cookie`. A truncated
     /// body keeps its first bytes in `text`, with `content.size` the size of those bytes (so `text` and `size`
     /// agree, as strict HAR readers require), the full size in `bodySize` and a note in `content.comment`. A
-    /// redacted body's `text` is the redacted copy and `content.size` stays the size received (HAR 1.2: "length of
-    /// the returned content"), with a note in `content.comment`; checkers that compare `size` with `text` warn
-    /// (har-check's `content-size-mismatch`), rightly: the text is not the body.
+    /// redacted body's `text` is the redacted copy, `content.size` its size (they agree, so strict checkers pass),
+    /// and `content.comment` names the size received (`body redacted: the text is the redacted copy of the N bytes
+    /// received`), which NetTap's reader takes when there is no `_netTap` record (``receivedBodySize``); `bodySize`
+    /// is the size received too unless the response was compressed.
     ///
     /// - Parameter response: The captured response.
     public init(response: CapturedResponse) {
@@ -24,7 +25,7 @@ extension HARResponse {
         var bodySize = 0
         if let body = response.body {
             let coded = HARBodyCoding.encode(body.data, mimeType: mimeType)
-            content.size = body.isTruncated ? body.data.count : Int(body.totalByteCount)
+            content.size = body.data.count
             content.text = coded.text
             content.encoding = coded.isBase64 ? "base64" : nil
             if body.isTruncated {
@@ -97,10 +98,10 @@ extension HARResponse {
     /// definition behind every byte count NetTap gives for a HAR entry without NetTap's own record of the sizes
     /// (`_netTap.bodies`, which wins when present).
     ///
-    /// - `content.size` (HAR 1.2: the length of the returned content, decoded), or the decoded length of
-    ///   `content.text` when that is longer — except in NetTap's redacted exports, whose `content.comment`
-    ///   (`body redacted: …`) says the text is a redacted copy: then `content.size` alone. When the
-    ///   response was not compressed (no `Content-Encoding`, or
+    /// - In NetTap's redacted exports, the size `content.comment` names (`body redacted: the text is the redacted
+    ///   copy of the N bytes received`): the text is then not the body.
+    /// - Else `content.size` (HAR 1.2: the length of the returned content, decoded), or the decoded length of
+    ///   `content.text` when that is longer. When the response was not compressed (no `Content-Encoding`, or
     ///   `identity`), the larger of that and `bodySize`: both then describe the same bytes, and the smaller one
     ///   left some out (an exporter that cut the text; Chrome's `bodySize` 0 for an answer from its cache).
     ///   When it was compressed, `bodySize` is the smaller transfer size and is not used.
@@ -116,9 +117,9 @@ extension HARResponse {
 
     /// ``receivedBodySize`` with the decoded length of `content.text` already known (`nil` without a text).
     func receivedBodySize(decodedTextLength: Int?) -> Int64 {
+        if let received = redactedSize { return received }
         var decoded = content.size >= 0 ? content.size : -1
-        let isRedactedCopy = content.comment?.hasPrefix(Self.redactedCommentPrefix) == true && decoded >= 0
-        if let decodedTextLength, !isRedactedCopy { decoded = max(decoded, decodedTextLength) }
+        if let decodedTextLength { decoded = max(decoded, decodedTextLength) }
         guard decoded >= 0 else { return Int64(max(0, bodySize)) }
         return Int64(isCompressed ? decoded : max(decoded, bodySize))
     }
@@ -130,6 +131,14 @@ extension HARResponse {
                 && !header.value.trimmingCharacters(in: .whitespaces).isEmpty
                 && header.value.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare("identity") != .orderedSame
         }
+    }
+
+    /// The size received that a NetTap export's `content.comment` names for a redacted body, or `nil`.
+    private var redactedSize: Int64? {
+        guard let comment = content.comment, comment.hasPrefix(Self.redactedCommentPrefix),
+            let range = comment.range(of: "redacted copy of the ")
+        else { return nil }
+        return Int64(comment[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
     /// How NetTap's exports begin `content.comment` when `content.text` is a redacted copy of the body.
