@@ -73,18 +73,8 @@ func validateWithJSONSchema(_ files: [URL]) async throws -> (status: Int32, outp
         """
     let python = try schemaPython()
     let arguments = ["-c", script, schemaURL.path] + files.map(\.path)
-    return try await offThePool {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
+    let result = try await offThePool { try ToolCommand(executable: python).run(arguments) }
+    return (result.status, result.output)
 }
 
 /// Sends a GET through a session of `interceptor` and returns the status, or the `URLError` code.

@@ -45,15 +45,7 @@ public enum HARCheck {
 
     /// Runs the checker on the calling thread, which it blocks until the checker exits.
     private static func run(python: URL, script: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script.path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try ToolCommand(executable: python).run([script.path] + arguments)
+        return (result.status, result.output)
     }
 }

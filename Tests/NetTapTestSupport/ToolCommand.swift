@@ -9,17 +9,22 @@ import Darwin
 /// A command-line tool run to completion by the test support (`openssl`, `nginx -t`, `update-ca-certificates`).
 ///
 /// Thread safety: the value is immutable; ``run(_:)`` may be called from any thread.
-struct ToolCommand: Sendable {
+public struct ToolCommand: Sendable {
     /// What a run printed and how it ended.
-    struct Result: Sendable {
+    public struct Result: Sendable {
         /// The exit status.
-        var status: Int32
+        public var status: Int32
         /// Standard output and standard error, interleaved as written.
-        var output: String
+        public var output: String
     }
 
     /// The executable.
-    let executable: URL
+    public let executable: URL
+
+    /// A tool at a known place.
+    public init(executable: URL) {
+        self.executable = executable
+    }
 
     /// Finds `name` on the `PATH`, then in `extraFolders` (such as `/usr/sbin`, which a non-root `PATH` may lack).
     ///
@@ -44,7 +49,7 @@ struct ToolCommand: Sendable {
     /// - Parameter arguments: The arguments.
     /// - Returns: The exit status and the combined output.
     /// - Throws: What `Process.run()` throws when the tool cannot be started.
-    func run(_ arguments: [String]) throws -> Result {
+    public func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
