@@ -252,9 +252,12 @@ extension NetTapURLProtocol {
                 relay.fail(error)
                 return
             }
+            // Touch before marking the head: the idle watch's grace ends with the first byte, and a watch that came
+            // due meanwhile (a transport's own timeout answered by a handler as the watch's interval ran out) must
+            // see either the grace or the new deadline, never neither.
+            idle?.touch()
             context.markFirstByte()
             recorder.responseHead(response, requestURL: requestURL)
-            idle?.touch()
             let relayAll = {
                 relay.head(head)
                 relayBody(
