@@ -29,6 +29,9 @@ final class InspectorConnection: @unchecked Sendable {
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
     private var isWriteSourceRunning = false
+    /// Sources made on the descriptor whose cancel handler has not run yet: the descriptor is closed only after
+    /// the last one (see ``close(dropped:)``).
+    private var liveSources = 0
     private(set) var isClosed = false
     /// Called with the request head and the bytes that followed it (the first frames of an upgrade); answers it.
     var onHead: ((HTTPRequestHead, [UInt8], InspectorConnection) -> Void)?
@@ -48,6 +51,7 @@ final class InspectorConnection: @unchecked Sendable {
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [weak self] in self?.readAvailable() }
+        watch(source)
         readSource = source
         source.resume()
     }
@@ -71,25 +75,46 @@ final class InspectorConnection: @unchecked Sendable {
         send(WebSocketFrameEncoder.text(text))
     }
 
-    /// Closes at once.
+    /// Closes at once: the peer sees the end now (`shutdown(2)`); the descriptor itself is closed when its
+    /// sources' cancel handlers ran. Closed earlier, its number could be reused by the next accepted connection
+    /// while libdispatch still has the old registration: the new connection's read source then never fires
+    /// (seen on Linux: a request left unread in the socket for good).
     func close(dropped: Bool = false) {
         guard !isClosed else { return }
         isClosed = true
         mode = .closing
+        #if canImport(Glibc)
+        _ = shutdown(descriptor, Int32(SHUT_RDWR))
+        #else
+        _ = shutdown(descriptor, SHUT_RDWR)
+        #endif
         readSource?.cancel()
         if let writeSource {
             if !isWriteSourceRunning { writeSource.resume() }
             writeSource.cancel()
         }
+        if liveSources == 0 { closeDescriptor() }
+        onClose?(self, dropped)
+        onHead = nil
+        onText = nil
+        onClose = nil
+    }
+
+    /// Counts `source` until its cancel handler runs; the last one closes the descriptor.
+    private func watch(_ source: any DispatchSourceProtocol) {
+        liveSources += 1
+        source.setCancelHandler { [self] in
+            liveSources -= 1
+            if liveSources == 0 { closeDescriptor() }
+        }
+    }
+
+    private func closeDescriptor() {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
         #else
         _ = Darwin.close(descriptor)
         #endif
-        onClose?(self, dropped)
-        onHead = nil
-        onText = nil
-        onClose = nil
     }
 
     private func closeWhenWritten() {
@@ -205,6 +230,7 @@ final class InspectorConnection: @unchecked Sendable {
         if writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
             source.setEventHandler { [weak self] in self?.flush() }
+            watch(source)
             writeSource = source
         }
         if !isWriteSourceRunning, let writeSource {

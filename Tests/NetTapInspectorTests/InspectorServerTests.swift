@@ -36,6 +36,33 @@ struct InspectorServerTests {
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
     }
 
+    @Test(
+        "short requests to several servers at once are each answered: a descriptor one server closed, reused by another, still gets read",
+        .timeLimit(.minutes(1))
+    )
+    func manyShortConnections() async throws {
+        let servers = try (0..<4).map { _ in try start().0 }
+        defer { for server in servers { server.stop() } }
+        // Before the fix (a descriptor closed before its Dispatch source's cancellation ran), the next connection
+        // given the same number, on another server's queue, could be left unread in its socket for good.
+        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+            for server in servers {
+                let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/json/version"))
+                group.addTask {
+                    let session = URLSession(configuration: .ephemeral)
+                    var count = 0
+                    for _ in 0..<100 {
+                        let (_, response) = try await session.data(from: url)
+                        if (response as? HTTPURLResponse)?.statusCode == 200 { count += 1 }
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(answered == 400)
+    }
+
     @Test("/json/version and /json/list answer as Chrome's chrome://inspect expects, through URLSession")
     func discovery() async throws {
         let (server, endpoint) = try start()
