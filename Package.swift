@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "NetTapIntegrity", dependencies: ["NetTapCore", "NetTapCrypto"], swiftSettings: strict),
         .target(
             name: "NetTapInspector",
-            dependencies: ["NetTapCore", "NetTapCrypto", "NetTapHAR", "NetTapShaping"],
+            dependencies: ["NetTapCore", "NetTapCrypto", "NetTapHAR", "NetTapMocking", "NetTapShaping"],
             swiftSettings: strict
         ),
         .target(

@@ -4,37 +4,44 @@ import NetTapCore
 /// How much the capture keeps, as the `capture` section of `nettap.json` says.
 ///
 /// ```json
-/// {"capture": {"capacity": 1000, "bodyByteLimit": "1 MiB"}}
+/// {"capture": {"capacity": 1000, "bodyByteLimit": "1 MiB", "enabled": true}}
 /// ```
 /// `capacity` (an integer ≥ 1) is how many transactions `CaptureLog` keeps before dropping the oldest
 /// (`CaptureLog.capacity`, 1,000 by default). `bodyByteLimit` is the most bytes of each request and response body
 /// kept in the capture (`Interceptor.bodyByteLimit`, 1 MiB by default; traffic is never truncated): a number of
-/// bytes (≥ 0) or a string with a unit (`KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`). A key left out leaves the
-/// interceptor's setting as it is.
+/// bytes (≥ 0) or a string with a unit (`KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`). `enabled: false` starts with
+/// capture paused (`CaptureLog.isCapturing`): requests go through every handler but are not recorded until it is
+/// switched on (from the code, or the inspector's control page). A key left out leaves the interceptor's setting as
+/// it is.
 public struct CaptureSettings: Sendable, Hashable {
     /// The keys of the `capture` object.
-    public static let configurationKeys: Set<String> = ["capacity", "bodyByteLimit"]
+    public static let configurationKeys: Set<String> = ["capacity", "bodyByteLimit", "enabled"]
 
     /// How many transactions the capture log keeps, or `nil` to leave it.
     public var capacity: Int?
     /// The most bytes of each body the capture keeps, or `nil` to leave it.
     public var bodyByteLimit: Int?
+    /// Whether requests are recorded (`CaptureLog.isCapturing`), or `nil` to leave it.
+    public var isEnabled: Bool?
 
     /// Creates settings.
     ///
     /// - Parameters:
     ///   - capacity: Transactions kept (≥ 1), or `nil`.
     ///   - bodyByteLimit: Bytes per body (≥ 0), or `nil`.
-    public init(capacity: Int? = nil, bodyByteLimit: Int? = nil) {
+    ///   - isEnabled: Whether requests are recorded, or `nil`.
+    public init(capacity: Int? = nil, bodyByteLimit: Int? = nil, isEnabled: Bool? = nil) {
         self.capacity = capacity
         self.bodyByteLimit = bodyByteLimit
+        self.isEnabled = isEnabled
     }
 
     /// Reads the `capture` section.
     ///
     /// - Parameter node: The capture object, for example `$.capture`.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
-    ///   suggestion), a capacity below 1, or a size that is negative or has an unknown unit.
+    ///   suggestion), a capacity below 1, a size that is negative or has an unknown unit, or an `enabled` that is not
+    ///   a boolean.
     public init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var capacity: Int?
@@ -43,14 +50,19 @@ public struct CaptureSettings: Sendable, Hashable {
             guard value >= 1 else { throw capacityNode.error("expected a capacity of at least 1, found \(value)") }
             capacity = value
         }
-        self.init(capacity: capacity, bodyByteLimit: try node.byteCount("bodyByteLimit"))
+        var isEnabled: Bool?
+        if let enabledNode = try node.child("enabled"), enabledNode.value != .null {
+            isEnabled = try enabledNode.boolValue()
+        }
+        self.init(capacity: capacity, bodyByteLimit: try node.byteCount("bodyByteLimit"), isEnabled: isEnabled)
     }
 
-    /// Sets the interceptor's capture log capacity and body byte limit, where given.
+    /// Sets the interceptor's capture log capacity, body byte limit and capturing switch, where given.
     ///
     /// - Parameter interceptor: The interceptor to change.
     public func apply(to interceptor: Interceptor) {
         if let capacity { interceptor.captureLog.capacity = capacity }
         if let bodyByteLimit { interceptor.bodyByteLimit = bodyByteLimit }
+        if let isEnabled { interceptor.captureLog.isCapturing = isEnabled }
     }
 }

@@ -21,7 +21,7 @@ import NetTapStore
 /// | `install` | ``InstallSettings`` | `installForSharedSession()`, `isEnabledInReleaseBuilds` |
 /// | `scope` | `HostScope.init(configuration:)` | `Interceptor.scope` |
 /// | `trust` | `TrustRule.rules(configuration:baseDirectory:)` | `Interceptor.trustRules` (debug builds) |
-/// | `capture` | ``CaptureSettings`` | `CaptureLog.capacity`, `Interceptor.bodyByteLimit` |
+/// | `capture` | ``CaptureSettings`` | `CaptureLog.capacity`, `Interceptor.bodyByteLimit`, `CaptureLog.isCapturing` |
 /// | `redaction` | `Redactor.init(configuration:)` | the redactor of the cassette, recorded stubs and the audit |
 /// | `mocks` | `MockConfiguration` | a `MockSet` behind a `MockHandler` |
 /// | `cassette` | `ReplayHandler.init(configuration:baseDirectory:redactor:)` | a `ReplayHandler` |

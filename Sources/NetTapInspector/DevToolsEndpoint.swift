@@ -32,6 +32,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     private let handler: Handler
     private let followUp: FollowUp
     private let left: @Sendable (Int) -> Void
+    private let page: (any InspectorPage)?
     private let clients = Locked(Set<Int>())
 
     /// Creates the endpoint.
@@ -42,18 +43,21 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     ///   - handler: Answers known commands.
     ///   - followUp: Sends what follows an answer.
     ///   - disconnected: Told when a client went away or was dropped.
+    ///   - page: Answers the paths it serves (the control page) before the discovery endpoints.
     package init(
         title: String,
         targetID: String = DevToolsEndpoint.randomID(),
         handler: @escaping Handler = { _, _, _ in nil },
         followUp: @escaping FollowUp = { _, _, _ in },
-        disconnected: @escaping @Sendable (Int) -> Void = { _ in }
+        disconnected: @escaping @Sendable (Int) -> Void = { _ in },
+        page: (any InspectorPage)? = nil
     ) {
         self.title = title
         self.targetID = targetID
         self.handler = handler
         self.followUp = followUp
         self.left = disconnected
+        self.page = page
     }
 
     /// 32 lowercase hex digits from the system's random source.
@@ -73,11 +77,16 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
 
     /// The URL to open in Chrome, Edge or Brave.
     package func frontendURL(on server: InspectorServer) -> String {
-        let socket = webSocketURL(on: server).dropFirst("ws://".count)
-        return "devtools://devtools/bundled/inspector.html?ws=\(socket)"
+        Self.frontendURL(targetID: targetID, on: server)
+    }
+
+    /// The URL to open in Chrome, Edge or Brave for the target `targetID` of `server`.
+    package static func frontendURL(targetID: String, on server: InspectorServer) -> String {
+        "devtools://devtools/bundled/inspector.html?ws=\(server.address):\(server.port)/devtools/page/\(targetID)"
     }
 
     package func reply(to head: HTTPRequestHead, server: InspectorServer) -> InspectorReply {
+        if let page, let reply = page.reply(to: head, server: server) { return reply }
         guard head.method == "GET" || head.method == "HEAD" else {
             return .response(status: 405, contentType: "text/plain; charset=utf-8", body: Array("GET only\n".utf8))
         }

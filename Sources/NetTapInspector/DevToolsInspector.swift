@@ -45,6 +45,13 @@ public final class DevToolsInspector: Sendable {
     /// The URL to open in Chrome, Edge or Brave: `devtools://devtools/bundled/inspector.html?ws=127.0.0.1:PORT/…`.
     public var devToolsURL: String { endpoint.frontendURL(on: server) }
 
+    /// The control page: `http://127.0.0.1:PORT/`, where the app's mock scenarios, stub alternatives, network
+    /// profile and rules, host scope and capture are switched from a browser (for recorded traffic it shows the
+    /// count and the DevTools link).
+    public var controlPageURL: URL {
+        URL(string: "http://\(Self.authority(address, port))/") ?? URL(fileURLWithPath: "/")
+    }
+
     /// The discovery list `chrome://inspect` reads: `http://127.0.0.1:PORT/json/list`.
     public var discoveryURL: URL {
         URL(string: "http://\(Self.authority(address, port))/json/list") ?? URL(fileURLWithPath: "/")
@@ -93,13 +100,23 @@ public final class DevToolsInspector: Sendable {
         port: Int
     ) throws(InspectorError) -> DevToolsInspector {
         let domain = NetworkDomain(traffic: traffic, controls: controls?.0)
+        let targetID = DevToolsEndpoint.randomID()
+        let page = ControlPage(
+            title: title,
+            targetID: targetID,
+            traffic: traffic,
+            app: controls.map { ControlledApp(interceptor: $0.on, controls: $0.0) },
+            token: DevToolsEndpoint.randomID()
+        )
         let endpoint = DevToolsEndpoint(
             title: title,
+            targetID: targetID,
             handler: { method, params, client in domain.answer(method, params: params, client: client) },
             followUp: { method, client, server in
                 if method == "Network.enable" { domain.enable(client, on: server) }
             },
-            disconnected: { client in domain.disconnected(client) }
+            disconnected: { client in domain.disconnected(client) },
+            page: page
         )
         let isLoopback = InspectorRequestPolicy.isLoopback(authority: address)
         let policy = InspectorRequestPolicy(

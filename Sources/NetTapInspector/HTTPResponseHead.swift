@@ -30,6 +30,7 @@ package struct HTTPResponseHead: Sendable, Equatable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 409: "Conflict"
         case 413: "Content Too Large"
         case 426: "Upgrade Required"
         case 431: "Request Header Fields Too Large"

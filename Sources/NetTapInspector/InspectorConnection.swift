@@ -75,8 +75,10 @@ final class InspectorConnection: @unchecked Sendable {
         send(WebSocketFrameEncoder.text(text))
     }
 
-    /// Closes at once: the peer sees the end now (`shutdown(2)`); the descriptor itself is closed when its
-    /// sources' cancel handlers ran. Closed earlier, its number could be reused by the next accepted connection
+    /// Closes at once.
+    ///
+    /// The peer sees the end now (`shutdown(2)`); the descriptor itself is closed when its sources' cancel
+    /// handlers ran. Closed earlier, its number could be reused by the next accepted connection
     /// while libdispatch still has the old registration: the new connection's read source then never fires
     /// (seen on Linux: a request left unread in the socket for good).
     func close(dropped: Bool = false) {

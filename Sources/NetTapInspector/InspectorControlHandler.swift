@@ -25,6 +25,7 @@ package struct InspectorControlHandler: TransactionHandler {
     }
 
     package func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        controls.noteRequest()
         if let url = request.url, let pattern = controls.blockingPattern(for: url) {
             context.answer(by: name)
             context.annotate(Self.blockedAnnotation, pattern)

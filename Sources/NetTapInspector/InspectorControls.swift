@@ -2,8 +2,8 @@ import Foundation
 import NetTapCore
 import NetTapShaping
 
-/// What DevTools' own controls set on the running app: the throttling menu (a network profile, "Offline"
-/// included) and request blocking.
+/// What DevTools' own controls and the control page set on the running app: the throttling menu (a network
+/// profile, "Offline" included), request blocking, and the control page's profile and per-host rules.
 ///
 /// Throttling drives a ``NetworkShaper``: the app's own (from a `ShapingHandler` it installed; its profile and
 /// rules are put back when the inspector stops) or one of the inspector's, applied by ``InspectorControlHandler``.
@@ -13,6 +13,9 @@ import NetTapShaping
 ///   second, `-1` or `0` for unlimited);
 /// - `Network.emulateNetworkConditionsByRule` (Chromium 156): conditions per URL pattern (an empty pattern is every
 ///   request), and `offline` for all; answered with one rule id per condition.
+///
+/// The control page sets the same overall profile (a preset by name; the last of DevTools and the page wins) and
+/// adds rules by host, which go ahead of DevTools' and the app's own rules.
 ///
 /// Thread safety: every member may be used from any thread.
 package final class InspectorControls: Sendable {
@@ -26,9 +29,21 @@ package final class InspectorControls: Sendable {
         var block: Bool
     }
 
+    /// A rule the control page added: a preset for one host pattern.
+    package struct HostRule: Sendable, Equatable {
+        /// The host, exactly or `*.`-prefixed for subdomains (``NetTapCore/RequestMatcher/host(_:)``).
+        package var host: String
+        /// The preset's configuration name (`NetworkProfile.presets`).
+        package var preset: String
+    }
+
     private struct State {
         var blocking: [Blocking] = []
         var overall: NetworkProfile?
+        /// Who set ``overall`` last, for the control page: a preset's name, or `DevTools`.
+        var overallSource: String?
+        var hostRules: [HostRule] = []
+        var requestCount = 0
         var rules: [Rule] = []
         var rulesOffline = false
         var nextRuleID = 1
@@ -79,8 +94,79 @@ package final class InspectorControls: Sendable {
     /// `Network.emulateNetworkConditions` and `Network.overrideNetworkState`: one state for every request.
     package func setOverallConditions(_ params: [String: Any]) {
         let profile = Self.profile(from: params)
-        state.withLock { $0.overall = profile }
+        state.withLock { state in
+            state.overall = profile
+            state.overallSource = profile == nil ? nil : "DevTools"
+        }
         applyShaping()
+    }
+
+    /// The control page's profile for every request: a preset by its configuration name, or `nil` for the app's
+    /// own (what it had before the inspector, or nothing).
+    ///
+    /// - Throws: ``InspectorError`` naming the preset and the known ones when there is no preset of that name.
+    package func setPreset(_ name: String?) throws(InspectorError) {
+        let profile = try name.map { name throws(InspectorError) in try Self.preset(name) }
+        state.withLock { state in
+            state.overall = profile
+            state.overallSource = name?.lowercased()
+        }
+        applyShaping()
+    }
+
+    /// Adds (or replaces, for the same host) a control page rule.
+    ///
+    /// - Throws: ``InspectorError`` for a host that is not a host name or `*.`-prefixed domain, or an unknown
+    ///   preset.
+    package func addHostRule(host: String, preset: String) throws(InspectorError) {
+        let host = host.trimmingCharacters(in: .whitespaces).lowercased()
+        let name = host.hasPrefix("*.") ? String(host.dropFirst(2)) : host
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-_:[]")
+        guard !name.isEmpty, name.allSatisfy({ allowed.contains($0) }), !name.hasPrefix("."), !name.hasSuffix(".")
+        else {
+            throw InspectorError("\"\(host)\" is not a host name (or \"*.\" and a domain, for its subdomains)")
+        }
+        _ = try Self.preset(preset)
+        let rule = HostRule(host: host, preset: preset.lowercased())
+        state.withLock { state in
+            state.hostRules.removeAll { $0.host == host }
+            state.hostRules.append(rule)
+        }
+        applyShaping()
+    }
+
+    /// Removes the control page rule for `host`; returns whether there was one.
+    @discardableResult
+    package func removeHostRule(host: String) -> Bool {
+        let removed = state.withLock { state -> Bool in
+            let count = state.hostRules.count
+            state.hostRules.removeAll { $0.host == host.lowercased() }
+            return state.hostRules.count != count
+        }
+        applyShaping()
+        return removed
+    }
+
+    /// The control page's rules, oldest first.
+    package var hostRules: [HostRule] { state.withLock { $0.hostRules } }
+
+    /// Who set the overall profile last: a preset's name, `DevTools`, or `nil` (the app's own).
+    package var overallSource: String? { state.withLock { $0.overallSource } }
+
+    /// Counts a request that reached the inspector's stage.
+    package func noteRequest() {
+        state.withLock { $0.requestCount += 1 }
+    }
+
+    /// How many requests reached the inspector's stage since it started.
+    package var requestCount: Int { state.withLock { $0.requestCount } }
+
+    private static func preset(_ name: String) throws(InspectorError) -> NetworkProfile {
+        guard let profile = NetworkProfile.preset(named: name) else {
+            let known = NetworkProfile.presets.keys.sorted().joined(separator: ", ")
+            throw InspectorError("no network preset \"\(name)\"; the presets are \(known)")
+        }
+        return profile
     }
 
     /// `Network.emulateNetworkConditionsByRule`: returns the new rules' ids.
@@ -133,7 +219,9 @@ package final class InspectorControls: Sendable {
     /// Sets the shaper from the overall state and the rules: offline anywhere wins; a rule with an empty
     /// pattern is the overall profile; the others become shaping rules, ahead of it.
     private func applyShaping() {
-        let (overall, rules, offline) = state.withLock { ($0.overall, $0.rules, $0.rulesOffline) }
+        let (overall, rules, offline, hostRules) = state.withLock {
+            ($0.overall, $0.rules, $0.rulesOffline, $0.hostRules)
+        }
         if offline || overall?.condition == .offline {
             shaper.setRules([])
             shaper.setProfile(NetworkProfile(condition: .offline))
@@ -151,7 +239,10 @@ package final class InspectorControls: Sendable {
                 profile: rule.profile
             )
         }
-        shaper.setRules(specific + (ownShaping == nil ? original.rules : []))
+        let byHost = hostRules.compactMap { rule in
+            NetworkProfile.preset(named: rule.preset).map { ShapingRule(.host(rule.host), profile: $0) }
+        }
+        shaper.setRules(byHost + specific + (ownShaping == nil ? original.rules : []))
         shaper.setProfile(overall ?? everything ?? (ownShaping == nil ? original.profile : nil))
     }
 }

@@ -20,8 +20,9 @@ package protocol InspectorEndpoint: AnyObject, Sendable {
 
 /// An endpoint's answer to a request.
 package enum InspectorReply: Sendable {
-    /// A response with a body of the given type.
-    case response(status: Int, contentType: String, body: [UInt8])
+    /// A response with a body of the given type, and header fields besides the server's own (`Content-Type`,
+    /// `Content-Length`, `Cache-Control: no-store`, `Connection: close`).
+    case response(status: Int, contentType: String, body: [UInt8], fields: [(name: String, value: String)] = [])
     /// Accept the WebSocket upgrade (the handshake is checked by the server); the new client's id is passed to
     /// the closure, on the server's queue, before any of its messages.
     case webSocket(accepted: @Sendable (Int) -> Void)
@@ -174,9 +175,11 @@ package final class InspectorServer: @unchecked Sendable {
             return
         }
         switch endpoint.reply(to: head, server: self) {
-        case .response(let status, let contentType, let body):
+        case .response(let status, let contentType, let body, let fields):
+            var responseHead = Self.head(status, contentType, count: body.count)
+            responseHead.fields += fields
             connection.respond(
-                Self.head(status, contentType, count: body.count),
+                responseHead,
                 body: head.method == "HEAD" ? [] : body
             )
         case .webSocket(let accepted):

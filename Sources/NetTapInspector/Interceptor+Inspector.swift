@@ -55,7 +55,10 @@ extension Interceptor {
                     + "can reach it can see this app's traffic and change its network conditions"
             )
         }
-        Self.writeLine("NetTap inspector: open \(inspector.devToolsURL) in Chrome, Edge or Brave")
+        Self.writeLine(
+            "NetTap inspector: open \(inspector.devToolsURL) in Chrome, Edge or Brave; "
+                + "switch mocks, network and capture at \(inspector.controlPageURL.absoluteString)"
+        )
         return inspector
     }
 

@@ -137,6 +137,31 @@ struct ApplyTests {
         #expect(applied.store == nil && applied.mocks == nil && applied.shaper == nil)
     }
 
+    @Test("capture.enabled false pauses capture; a value that is not a boolean is refused at its path")
+    func captureEnabled() throws {
+        let interceptor = Interceptor()
+        let paused = try NetTapConfiguration(
+            configuration: ConfigNode(parsing: Data(#"{"capture": {"enabled": false}}"#.utf8), source: "n.json"),
+            baseDirectory: nil
+        )
+        #expect(paused.capture == CaptureSettings(isEnabled: false))
+        _ = try paused.apply(to: interceptor)
+        #expect(!interceptor.captureLog.isCapturing)
+        let resumed = try NetTapConfiguration(
+            configuration: ConfigNode(parsing: Data(#"{"capture": {"enabled": true}}"#.utf8), source: "n.json"),
+            baseDirectory: nil
+        )
+        _ = try resumed.apply(to: interceptor)
+        #expect(interceptor.captureLog.isCapturing)
+        let error = #expect(throws: ConfigurationError.self) {
+            try NetTapConfiguration(
+                configuration: ConfigNode(parsing: Data(#"{"capture": {"enabled": "no"}}"#.utf8), source: "n.json"),
+                baseDirectory: nil
+            )
+        }
+        #expect(error?.path == "$.capture.enabled", "\(String(describing: error))")
+    }
+
     @Test("the redaction section becomes the interceptor's redactor: off is off, additions redact")
     func redactionApplies() throws {
         let interceptor = Interceptor()

@@ -3,6 +3,10 @@ import Testing
 
 @testable import NetTapCore
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 private final class CollectingObserver: TransactionObserver {
     let (stream, continuation) = AsyncStream.makeStream(of: TransactionEvent.self)
     func observe(_ event: TransactionEvent) { continuation.yield(event) }
@@ -140,5 +144,22 @@ struct CaptureLogTests {
         gate.signal()
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(log.transactions.count == records.count)
+    }
+
+    @Test("isCapturing false leaves requests that start out of the log; one under way is recorded to its end")
+    func pausedCapture() throws {
+        let log = CaptureLog()
+        let request = URLRequest(url: try #require(URL(string: "http://app.test/a")))
+        func recorder() -> TransactionRecorder {
+            TransactionRecorder(request: request, body: nil, context: TransactionContext(), log: log, bodyByteLimit: 1)
+        }
+        log.isCapturing = false
+        recorder().finish(error: nil)
+        #expect(log.transactions.isEmpty)
+        log.isCapturing = true
+        let underWay = recorder()
+        log.isCapturing = false
+        underWay.finish(error: nil)
+        #expect(log.transactions.map(\.state) == [.completed])
     }
 }

@@ -24,6 +24,7 @@ public final class CaptureLog: Sendable {
         var byID: [UUID: Transaction] = [:]
         var capacity: Int
         var redactor = Redactor.default
+        var isCapturing = true
         var observers: [UUID: any TransactionObserver] = [:]
         var streams: [UUID: AsyncStream<TransactionEvent>.Continuation] = [:]
         var waiters:
@@ -57,6 +58,17 @@ public final class CaptureLog: Sendable {
                 Self.trim(&state)
             }
         }
+    }
+
+    /// Whether requests that start from now on are recorded; `true` by default.
+    ///
+    /// While `false`, requests still run through every handler (mocks, shaping, the cache) and reach the app as
+    /// always, but they are left out of this log, its observers and streams (so of a store, an inspector and every
+    /// export) from their start to their end. Requests already under way when it changes are recorded, or not, to
+    /// their end, so no transaction is ever kept in part.
+    public var isCapturing: Bool {
+        get { state.withLock { $0.isCapturing } }
+        set { state.withLock { $0.isCapturing = newValue } }
     }
 
     /// What the interceptor's recorders redact before a transaction reaches this log (``Interceptor/redactor``).

@@ -11,6 +11,7 @@ import FoundationNetworking
 /// (again only if a handler rewrote it or the header fields as sent replaced the app's), the rest of the record at each event, the response body at the end.
 /// Redacting and recording happen on the log's recording queue (``CaptureLog/record(bodyBytes:later:)``), off the
 /// request's path unless that queue is far behind (then the request waits for it: the backlog is bounded).
+/// A recorder made while the log is not capturing (``CaptureLog/isCapturing``) records nothing at all.
 /// Thread safety: every member may be used from any thread.
 package final class TransactionRecorder: Sendable {
     private struct State {
@@ -25,7 +26,8 @@ package final class TransactionRecorder: Sendable {
         var requestRedaction: (of: CapturedRequest, redaction: Redactor.RequestRedaction)?
     }
 
-    private let log: CaptureLog
+    /// `nil` when the log was not capturing as the recorder was made.
+    private let log: CaptureLog?
     private let bodyByteLimit: Int
     private let context: TransactionContext
     private let state: Locked<State>
@@ -33,7 +35,7 @@ package final class TransactionRecorder: Sendable {
     private let redactor: Redactor
 
     package init(request: URLRequest, body: Data?, context: TransactionContext, log: CaptureLog, bodyByteLimit: Int) {
-        self.log = log
+        self.log = log.isCapturing ? log : nil
         self.bodyByteLimit = bodyByteLimit
         self.context = context
         self.initialRequest = request
@@ -47,7 +49,7 @@ package final class TransactionRecorder: Sendable {
             state: .pending
         )
         self.state = Locked(State(transaction: transaction))
-        log.record(bodyBytes: captured.body?.data.count ?? 0) { [self] in
+        self.log?.record(bodyBytes: captured.body?.data.count ?? 0) { [self] in
             isSuperseded ? nil : .started(recordable(transaction))
         }
     }
@@ -55,7 +57,7 @@ package final class TransactionRecorder: Sendable {
     /// Whether an intermediate snapshot can be left out: the transaction has finished (its final snapshot follows
     /// on the recording queue) and nobody listens to events as they happen.
     private var isSuperseded: Bool {
-        state.withLock { $0.isFinished } && !log.hasListeners
+        state.withLock { $0.isFinished } && !(log?.hasListeners ?? false)
     }
 
     /// The current snapshot, unredacted (for NetTap's own bookkeeping; the log gets redacted copies).
@@ -67,7 +69,7 @@ package final class TransactionRecorder: Sendable {
     ///
     /// Values earlier transactions of the log redacted are swept too, and this one's join them.
     private func recordable(_ transaction: Transaction) -> Transaction {
-        guard redactor.isEnabled else { return transaction }
+        guard redactor.isEnabled, let log else { return transaction }
         return log.secrets.redact(transaction, with: redactor, request: redaction(of: transaction.request))
     }
 
@@ -110,7 +112,7 @@ package final class TransactionRecorder: Sendable {
             state.transaction.timings.firstByte = milestones.firstByte ?? context.elapsedMilliseconds
             return state.transaction
         }
-        log.record(later: { [self] in
+        log?.record(later: { [self] in
             isSuperseded ? nil : .responseReceived(recordable(transaction))
         })
     }
@@ -162,7 +164,7 @@ package final class TransactionRecorder: Sendable {
             }
             return state.transaction
         }
-        if let transaction = finished {
+        if let transaction = finished, let log {
             log.record(bodyBytes: transaction.response?.body?.data.count ?? 0) { [self] in
                 .finished(recordable(transaction))
             }
