@@ -81,8 +81,16 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     }
 
     /// The URL to open in Chrome, Edge or Brave for the target `targetID` of `server`.
+    ///
+    /// The frontend is `js_app.html`, DevTools for a target without a page (as Chrome opens it for Node): its
+    /// Network panel takes the whole window, where `inspector.html` keeps most of it for a page's screencast.
     package static func frontendURL(targetID: String, on server: InspectorServer) -> String {
-        "devtools://devtools/bundled/inspector.html?ws=\(server.address):\(server.port)/devtools/page/\(targetID)"
+        frontendURL(socket: "\(server.address):\(server.port)/devtools/page/\(targetID)")
+    }
+
+    /// `devtools://devtools/bundled/js_app.html?ws=` and the WebSocket's address without its scheme.
+    private static func frontendURL(socket: some StringProtocol) -> String {
+        "devtools://devtools/bundled/js_app.html?ws=\(socket)"
     }
 
     package func reply(to head: HTTPRequestHead, server: InspectorServer) -> InspectorReply {
@@ -143,7 +151,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
         return [
             "description": "NetTap: the app's URLSession traffic", "id": targetID, "title": title, "type": "node",
             "url": "nettap://\(title)", "webSocketDebuggerUrl": socket,
-            "devtoolsFrontendUrl": "devtools://devtools/bundled/inspector.html?ws=\(socket.dropFirst("ws://".count))",
+            "devtoolsFrontendUrl": Self.frontendURL(socket: socket.dropFirst("ws://".count)),
             "faviconUrl": "",
         ]
     }

@@ -11,7 +11,8 @@ import FoundationNetworking
 ///
 /// Open ``devToolsURL`` in the browser, or add `127.0.0.1:PORT` under `chrome://inspect` → "Discover network
 /// targets" and the app appears there as a Node process does. DevTools' throttling menu and request blocking act
-/// on the app's requests until ``stop()``. Articles in the DocC catalog describe the protocol support.
+/// on the app's requests until ``stop()``. ``controlPageURL`` is a page for any browser that switches the app's mock
+/// scenarios, stub alternatives, network profile, host scope and capture, each for the next request.
 ///
 /// Thread safety: every member may be used from any thread.
 public final class DevToolsInspector: Sendable {
@@ -42,7 +43,7 @@ public final class DevToolsInspector: Sendable {
         self.port = server.port
     }
 
-    /// The URL to open in Chrome, Edge or Brave: `devtools://devtools/bundled/inspector.html?ws=127.0.0.1:PORT/…`.
+    /// The URL to open in Chrome, Edge or Brave: `devtools://devtools/bundled/js_app.html?ws=127.0.0.1:PORT/…`.
     public var devToolsURL: String { endpoint.frontendURL(on: server) }
 
     /// The control page: `http://127.0.0.1:PORT/`, where the app's mock scenarios, stub alternatives, network

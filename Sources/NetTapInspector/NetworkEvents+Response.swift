@@ -55,10 +55,13 @@ extension NetworkEvents {
         var timing: [String: Any] = ["requestTime": timings.startDate.timeIntervalSince1970]
         for key in [
             "proxyStart", "proxyEnd", "dnsStart", "dnsEnd", "connectStart", "connectEnd", "sslStart", "sslEnd",
-            "workerStart", "workerReady", "workerFetchStart", "workerRespondWithSettled", "pushStart", "pushEnd",
+            "workerStart", "workerReady", "workerFetchStart", "workerRespondWithSettled",
         ] {
             timing[key] = -1.0
         }
+        // Not pushed: 0, as Chrome sends it (the frontend writes "Push / " before the initiator of any other value).
+        timing["pushStart"] = 0.0
+        timing["pushEnd"] = 0.0
         let redirected = transaction.redirects.last?.elapsedMilliseconds ?? 0
         if let phases = transaction.wire?.phases {
             var cursor = redirected

@@ -11,8 +11,9 @@ import FoundationNetworking
 ///
 /// Times are seconds since 1970 (both `timestamp` and `wallTime`: the frontend only needs them consistent); the
 /// `timing` object comes from the transport's phases when it measured them. `initiator.url` says who answered
-/// (`nettap:network`, `nettap:mock`, …). The transaction is shown as captured: redacted with the capture's
-/// redactor.
+/// (`nettap:network`, `nettap:mock`, …), with `type` `parser`: the one type whose URL the Network panel's
+/// Initiator column shows (for `other` it shows only "Other"). The transaction is shown as captured: redacted
+/// with the capture's redactor.
 package enum NetworkEvents {
     /// One CDP event: its method and params.
     package struct Event: @unchecked Sendable {
@@ -56,7 +57,7 @@ package enum NetworkEvents {
             body: request.body
         )
         params["wallTime"] = transaction.timings.startDate.timeIntervalSince1970
-        params["initiator"] = ["type": "other", "url": "nettap:\(isAnswered ? transaction.answeredBy : "pending")"]
+        params["initiator"] = ["type": "parser", "url": "nettap:\(isAnswered ? transaction.answeredBy : "pending")"]
         params["redirectHasExtraInfo"] = false
         params["type"] = "Fetch"
         return Event(method: "Network.requestWillBeSent", params: params)
@@ -81,7 +82,7 @@ package enum NetworkEvents {
                 body: nil
             )
             params["wallTime"] = moment.timeIntervalSince1970
-            params["initiator"] = ["type": "other", "url": "nettap:\(hop.answeredBy)"]
+            params["initiator"] = ["type": "parser", "url": "nettap:\(hop.answeredBy)"]
             params["redirectHasExtraInfo"] = false
             params["type"] = "Fetch"
             params["redirectResponse"] = responseObject(

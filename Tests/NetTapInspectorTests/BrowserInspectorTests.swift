@@ -53,10 +53,7 @@ struct BrowserInspectorTests {
         let browser = try HeadlessChromium()
         try await browser.start()
         defer { browser.stop() }
-        let socket = try #require(inspector.devToolsURL.components(separatedBy: "ws=").last)
-        let page = try await browser.open(
-            "http://127.0.0.1:\(browser.port)/devtools/inspector.html?ws=\(socket)&panel=network"
-        )
+        let page = try await browser.open(Self.served(inspector.devToolsURL, by: browser))
 
         // The frontend connects and enables the Network domain; then live traffic follows the replay.
         _ = try await session.data(from: try #require(URL(string: "http://app.test/image")))
@@ -73,6 +70,69 @@ struct BrowserInspectorTests {
         for word in ["before-devtools", "image", "login", "200", "png"] {
             #expect(cells.contains { $0.contains(word) }, "\(word) not in the Network panel: \(cells.prefix(60))")
         }
+        // Nothing was pushed: Chrome writes "Push / " before the initiator of a request whose pushStart is not 0.
+        #expect(!cells.contains { $0.hasPrefix("Push") }, "\(cells.prefix(60))")
+        // The Initiator column says who answered.
+        #expect(cells.contains { $0.contains("nettap:mock") }, "\(cells.prefix(60))")
         #expect(inspector.droppedClientCount == 0)
+    }
+
+    /// The frontend at `devToolsURL` (`devtools://devtools/bundled/…`) as the browser serves it over HTTP.
+    private static func served(_ devToolsURL: String, by browser: HeadlessChromium) -> String {
+        devToolsURL.replacingOccurrences(
+            of: "devtools://devtools/bundled/",
+            with: "http://127.0.0.1:\(browser.port)/devtools/"
+        ) + "&panel=network"
+    }
+
+    @Test("a clicked row shows its body redacted; the throttling menu's Offline fails the app's next request")
+    func rowBodyAndThrottlingMenu() async throws {
+        let interceptor = Interceptor()
+        interceptor.handlers = [AppServer()]
+        let session = interceptor.makeSession(configuration: .ephemeral)
+        _ = try await session.data(from: try #require(URL(string: "http://app.test/login")))
+        let inspector = try interceptor.startInspector()
+        defer { inspector.stop() }
+        let browser = try HeadlessChromium()
+        try await browser.start()
+        defer { browser.stop() }
+        let driver = PageDriver(page: try await browser.open(Self.served(inspector.devToolsURL, by: browser)))
+
+        try await driver.click(PageDriver.deep("n.tagName === 'TD' && n.textContent.startsWith('login')"))
+        try await driver.click(
+            PageDriver.deep("n.getAttribute && n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Response'")
+        )
+        let editor = "n.classList && n.classList.contains('cm-content')"
+        #expect(try await driver.waitUntil("\(PageDriver.deep(editor))?.textContent.includes('ann')"))
+        let body = try await driver.evaluate("\(PageDriver.deep(editor)).textContent") as? String ?? ""
+        #expect(body.contains("\"user\""), "\(body)")
+        #expect(!body.contains("s3cr3t-token-value"), "the secret reached DevTools: \(body)")
+
+        // The Network panel's throttling menu, chosen with the keyboard: No throttling → … → Offline.
+        let menu = PageDriver.deep("n.tagName === 'SELECT' && n.getAttribute('aria-label') === 'Throttling'")
+        _ = try await driver.evaluate("\(menu).focus()")
+        try await driver.press("ArrowDown", code: 40, times: 4)
+        #expect(try await driver.evaluate("\(menu).value") as? String == "Offline")
+        #expect(await Self.probe(session) { $0 != nil } == URLError.Code.notConnectedToInternet.rawValue)
+        try await driver.press("ArrowUp", code: 38, times: 4)
+        #expect(try await driver.evaluate("\(menu).value") as? String == "No throttling")
+        #expect(await Self.probe(session) { $0 == nil } == nil)
+    }
+
+    /// Requests the app makes until one ends as `done` wants (the frontend's command reaches the app a moment after
+    /// the menu changed), at most 500: the error code of the last, `nil` when it succeeded.
+    private static func probe(_ session: URLSession, until done: (Int?) -> Bool) async -> Int? {
+        var last: Int?
+        for attempt in 0..<500 {
+            do {
+                let url = URL(string: "http://app.test/probe-\(attempt)") ?? URL(fileURLWithPath: "/")
+                _ = try await session.data(from: url)
+                last = nil
+            } catch {
+                last = (error as NSError).code
+            }
+            if done(last) { break }
+        }
+        return last
     }
 }

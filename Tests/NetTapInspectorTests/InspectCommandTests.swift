@@ -62,7 +62,7 @@ struct InspectCommandTests {
                 in: folder
             )
             #expect(output.hasPrefix("3 transactions from capture.har\(redacts ? "" : " (redaction off)")\n"))
-            #expect(output.contains("DevTools: devtools://devtools/bundled/inspector.html?ws=127.0.0.1:\(port)/"))
+            #expect(output.contains("DevTools: devtools://devtools/bundled/js_app.html?ws=127.0.0.1:\(port)/"))
             let list = try await URLSession(configuration: .ephemeral).data(
                 from: try #require(URL(string: "http://127.0.0.1:\(port)/json/list"))
             ).0

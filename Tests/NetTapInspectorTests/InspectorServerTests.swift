@@ -92,7 +92,7 @@ struct InspectorServerTests {
             #expect(targets.first?["title"] as? String == "Tests")
             #expect(
                 (targets.first?["devtoolsFrontendUrl"] as? String)?.hasPrefix(
-                    "devtools://devtools/bundled/inspector.html?ws=127.0.0.1:"
+                    "devtools://devtools/bundled/js_app.html?ws=127.0.0.1:"
                 ) == true
             )
         }
@@ -101,7 +101,7 @@ struct InspectorServerTests {
         #expect(endpoint.targetID.count == 32)
         #expect(
             endpoint.frontendURL(on: server)
-                == "devtools://devtools/bundled/inspector.html?ws=127.0.0.1:\(server.port)/devtools/page/\(endpoint.targetID)"
+                == "devtools://devtools/bundled/js_app.html?ws=127.0.0.1:\(server.port)/devtools/page/\(endpoint.targetID)"
         )
     }
 
