@@ -89,7 +89,7 @@ public struct InspectCommand: Command {
         } catch {
             throw CLIError.failure(
                 command: "inspect",
-                input: "--port \(port)",
+                input: error.subject == .address ? "--address \(address)" : "--port \(port)",
                 message: error.description
             )
         }
@@ -98,6 +98,7 @@ public struct InspectCommand: Command {
             "\(transactions.count) transactions from \(path)\(redacts ? "" : " (redaction off)")\n"
                 + "DevTools: \(inspector.devToolsURL)\n"
                 + "chrome://inspect → Configure: \(DevToolsInspector.authority(inspector.address, inspector.port))\n"
+                + "page: \(inspector.controlPageURL.absoluteString)\n"
                 + "serving until interrupted (Ctrl-C)\n"
         )
         await Self.waitUntilCancelled()

@@ -4,6 +4,8 @@ import NetTapMocking
 
 /// One change the control page asks for: `POST /control/ACTION?name=value&…`, effective for the next request.
 ///
+/// Errors name what was wrong; the page puts the action before them (`alternative: no stub named "x"; …`).
+///
 /// | Action | Query | Sets |
 /// |---|---|---|
 /// | `capture` | `on=1` or `on=0` | `CaptureLog.isCapturing` |
@@ -29,14 +31,14 @@ enum ControlAction: Equatable {
         let items = Self.items(query)
         func value(_ name: String) throws(InspectorError) -> String {
             guard let value = items[name] else {
-                throw InspectorError("\(action): the query item \"\(name)\" is missing")
+                throw InspectorError("the query item \"\(name)\" is missing")
             }
             return value
         }
         func index() throws(InspectorError) -> Int {
             let text = try value("mocks")
             guard let index = Int(text), index >= 0 else {
-                throw InspectorError("\(action): \"mocks\" must be a mock set's index, found \"\(text)\"")
+                throw InspectorError("\"mocks\" must be a mock set's index from 0, found \"\(text)\"")
             }
             return index
         }
@@ -44,7 +46,7 @@ enum ControlAction: Equatable {
         case "capture":
             let on = try value("on")
             guard on == "1" || on == "0" else {
-                throw InspectorError("capture: \"on\" must be 1 or 0, found \"\(on)\"")
+                throw InspectorError("\"on\" must be 1 or 0, found \"\(on)\"")
             }
             self = .capture(on == "1")
         case "scope":
@@ -82,7 +84,7 @@ enum ControlAction: Equatable {
             do {
                 app.interceptor.scope = try HostScope.parsing(allowHosts: allow, denyHosts: deny)
             } catch {
-                throw InspectorError("scope: \(error)")
+                throw InspectorError("\(error)")
             }
         case .profile(let preset):
             try app.controls.setPreset(preset)
@@ -90,23 +92,17 @@ enum ControlAction: Equatable {
             try app.controls.addHostRule(host: host, preset: preset)
         case .removeRule(let host):
             guard app.controls.removeHostRule(host: host) else {
-                throw InspectorError("rule/remove: no control page rule for \"\(host)\"")
+                throw InspectorError("no control page rule for \"\(host)\"")
             }
         case .scenario(let index, let name):
-            do {
-                try Self.mockSet(index, of: app).activate(scenario: name)
-            } catch let error as InspectorError {
-                throw error
-            } catch {
-                throw InspectorError("scenario: \(error)")
-            }
+            let mocks = try Self.mockSet(index, of: app)
+            do { try mocks.activate(scenario: name) } catch { throw InspectorError("\(error)") }
         case .alternative(let index, let stub, let scenario, let name):
+            let mocks = try Self.mockSet(index, of: app)
             do {
-                try Self.mockSet(index, of: app).select(alternative: name, for: stub, in: scenario)
-            } catch let error as InspectorError {
-                throw error
+                try mocks.select(alternative: name, for: stub, in: scenario)
             } catch {
-                throw InspectorError("alternative: \(error)")
+                throw InspectorError("\(error)")
             }
         }
     }
@@ -114,7 +110,9 @@ enum ControlAction: Equatable {
     private static func mockSet(_ index: Int, of app: ControlledApp) throws(InspectorError) -> MockSet {
         let sets = app.mockSets
         guard sets.indices.contains(index) else {
-            throw InspectorError("no mock set \(index): the app has \(sets.count) (MockHandler among its handlers)")
+            throw InspectorError(
+                "no mock set \(index): the app has \(sets.count), numbered from 0 (its MockHandlers, in handler order)"
+            )
         }
         return sets[index].mocks
     }

@@ -63,7 +63,7 @@ final class ControlPage: InspectorPage {
             try action.apply(to: app)
             return json(200, state(on: server))
         } catch {
-            return Self.error(400, error.description)
+            return Self.error(400, "\(name): \(error.description)")
         }
     }
 

@@ -61,7 +61,8 @@ enum ControlPageDocument {
         table { border-collapse: collapse; width: 100%; margin: 6px 0; }
         th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
         textarea { width: 100%; min-height: 3.5em; font: 13px ui-monospace, monospace; box-sizing: border-box; }
-        input { font: inherit; } #devtools-url { width: 100%; font: 13px ui-monospace, monospace; }
+        input { font: inherit; }
+        #devtools-url { width: 100%; box-sizing: border-box; font: 13px ui-monospace, monospace; }
         label { display: block; margin: 6px 0; } .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
         #error { color: #fff; background: #c5221f; padding: 8px 12px; border-radius: 6px; }
         code { font: 13px ui-monospace, monospace; }
@@ -109,7 +110,7 @@ enum ControlPageDocument {
           <h2>Mocks</h2>
           <div id="mock-sets"></div>
         </section>
-        <p class="muted">Every change applies to the next request the app starts.</p>
+        <p id="footer" class="muted" hidden>Every change applies to the next request the app starts.</p>
         """
 
     private static let script = #"""
@@ -239,7 +240,7 @@ enum ControlPageDocument {
                     stub.scenario ? {scenario: stub.scenario} : {})),
                   {"data-alternative": stub.name + "/" + name, "data-mocks": index}))) : "")));
             return node("div", {},
-              node("h3", {}, "Mock set " + (index + 1) + " (" + set.handler + ")"),
+              node("h3", {}, "Mock handler \u201c" + set.handler + "\u201d" + (sets.length > 1 ? " (set " + index + ")" : "")),
               set.scenarios.length ? scenarios : node("p", {className: "muted"}, "No scenarios."),
               node("table", {}, node("thead", {}, node("tr", {}, node("th", {}, "Stub"), node("th", {}, "Scenario"),
                 node("th", {}, "Hits"), node("th", {}, "Alternatives"))), node("tbody", {}, ...rows)));
@@ -263,8 +264,10 @@ enum ControlPageDocument {
 
         async function poll() {
           try {
-            render(await request("GET", "/control/state"));
-            $("connection").textContent = "live";
+            const state = await request("GET", "/control/state");
+            render(state);
+            $("connection").textContent = state.isLive ? "live" : "recorded traffic: nothing to switch";
+            $("footer").hidden = !state.isLive;
           } catch (error) {
             $("connection").textContent = "not connected: " + error.message;
           }

@@ -29,6 +29,8 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     package let targetID: String
     /// The target's title in `chrome://inspect`.
     package let title: String
+    /// The target's description in `/json/list`.
+    package let targetDescription: String
     private let handler: Handler
     private let followUp: FollowUp
     private let left: @Sendable (Int) -> Void
@@ -39,6 +41,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     ///
     /// - Parameters:
     ///   - title: The title shown for the target.
+    ///   - description: The target's description in `/json/list`.
     ///   - targetID: The id and WebSocket path secret; 128 random bits by default.
     ///   - handler: Answers known commands.
     ///   - followUp: Sends what follows an answer.
@@ -46,6 +49,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     ///   - page: Answers the paths it serves (the control page) before the discovery endpoints.
     package init(
         title: String,
+        description: String = "NetTap: the app's URLSession traffic",
         targetID: String = DevToolsEndpoint.randomID(),
         handler: @escaping Handler = { _, _, _ in nil },
         followUp: @escaping FollowUp = { _, _, _ in },
@@ -53,6 +57,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
         page: (any InspectorPage)? = nil
     ) {
         self.title = title
+        self.targetDescription = description
         self.targetID = targetID
         self.handler = handler
         self.followUp = followUp
@@ -149,7 +154,7 @@ package final class DevToolsEndpoint: InspectorEndpoint, Sendable {
     private func target(on server: InspectorServer, authority: String) -> [String: Any] {
         let socket = webSocketURL(on: server, authority: authority)
         return [
-            "description": "NetTap: the app's URLSession traffic", "id": targetID, "title": title, "type": "node",
+            "description": targetDescription, "id": targetID, "title": title, "type": "node",
             "url": "nettap://\(title)", "webSocketDebuggerUrl": socket,
             "devtoolsFrontendUrl": Self.frontendURL(socket: socket.dropFirst("ws://".count)),
             "faviconUrl": "",

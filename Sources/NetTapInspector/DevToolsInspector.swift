@@ -111,6 +111,8 @@ public final class DevToolsInspector: Sendable {
         )
         let endpoint = DevToolsEndpoint(
             title: title,
+            description: controls == nil
+                ? "NetTap: recorded traffic (\(title))" : "NetTap: the app's URLSession traffic",
             targetID: targetID,
             handler: { method, params, client in domain.answer(method, params: params, client: client) },
             followUp: { method, client, server in

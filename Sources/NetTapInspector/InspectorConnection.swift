@@ -151,7 +151,12 @@ final class InspectorConnection: @unchecked Sendable {
                 }
             } catch {
                 mode = .closing
-                respond(HTTPResponseHead(status: error.status, fields: [("Connection", "close")]), body: [])
+                let body = Array("\(error.description)\n".utf8)
+                let fields = [
+                    ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(body.count)"),
+                    ("Connection", "close"),
+                ]
+                respond(HTTPResponseHead(status: error.status, fields: fields), body: body)
             }
         case .webSocket:
             handleFrames(bytes)

@@ -122,7 +122,9 @@ package final class InspectorControls: Sendable {
         let host = host.trimmingCharacters(in: .whitespaces).lowercased()
         let name = host.hasPrefix("*.") ? String(host.dropFirst(2)) : host
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-_:[]")
-        guard !name.isEmpty, name.allSatisfy({ allowed.contains($0) }), !name.hasPrefix("."), !name.hasSuffix(".")
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard !name.isEmpty, name.allSatisfy({ allowed.contains($0) }), !labels.contains(where: \.isEmpty),
+            (try? HostPattern(host)) != nil
         else {
             throw InspectorError("\"\(host)\" is not a host name (or \"*.\" and a domain, for its subdomains)")
         }

@@ -5,8 +5,16 @@ import Foundation
 public struct InspectorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for example `127.0.0.1:9229 is in use (EADDRINUSE); choose another port or 0 for a free one`.
     public var description: String
+    /// What the error is about, for a command line that names the option: the address, the port, or neither.
+    package var subject: Subject
 
-    init(_ description: String) {
+    /// What an ``InspectorError`` is about.
+    package enum Subject: Sendable, Equatable {
+        case address, port, other
+    }
+
+    init(_ description: String, about subject: Subject = .other) {
         self.description = description
+        self.subject = subject
     }
 }

@@ -26,12 +26,14 @@ struct ListeningSocket: Sendable {
     ///   - port: The port, 0 for a free one.
     /// - Throws: ``InspectorError`` naming the address and port.
     init(address: String, port: Int) throws(InspectorError) {
-        guard (0...65_535).contains(port) else { throw InspectorError("port \(port) is not from 0 to 65535") }
+        guard (0...65_535).contains(port) else {
+            throw InspectorError("port \(port) is not from 0 to 65535", about: .port)
+        }
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
         guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else {
-            throw InspectorError("\(address) is not an IPv4 address such as 127.0.0.1")
+            throw InspectorError("\(address) is not an IPv4 address such as 127.0.0.1", about: .address)
         }
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -50,7 +52,10 @@ struct ListeningSocket: Sendable {
             let code = errno
             close(descriptor)
             let hint = code == EADDRINUSE ? "; choose another port, or 0 for a free one" : ""
-            throw InspectorError("cannot listen on \(address):\(port): \(Self.errorText(code))\(hint)")
+            throw InspectorError(
+                "cannot listen on \(address):\(port): \(Self.errorText(code))\(hint)",
+                about: code == EADDRINUSE ? .port : .address
+            )
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &socketAddress) { pointer in

@@ -20,7 +20,7 @@ extension NetworkEvents {
         let wire = isFinal ? transaction.wire : nil
         var object: [String: Any] = [
             "url": url.absoluteString, "status": status,
-            "statusText": HTTPURLResponse.localizedString(forStatusCode: status).capitalized,
+            "statusText": statusText(status),
             "headers": headerObject(headers), "mimeType": parts.first ?? "",
             "charset": charset ?? "", "connectionReused": wire?.isNewConnection == false,
             "connectionId": wire?.localPort ?? 0,
@@ -36,6 +36,17 @@ extension NetworkEvents {
         }
         if isFinal, let timing = timing(of: transaction) { object["timing"] = timing }
         return object
+    }
+
+    /// The reason phrase: Foundation's, which on Linux is RFC 9110's (`OK`, `Not Found`); Apple's Foundation gives a
+    /// lowercase description instead (`no error` for 200), so there the inspector's own table of common ones.
+    static func statusText(_ status: Int) -> String {
+        #if canImport(FoundationNetworking)
+        return HTTPURLResponse.localizedString(forStatusCode: status)
+        #else
+        let own = HTTPResponseHead.reasonPhrase(for: status)
+        return own == "Status" ? HTTPURLResponse.localizedString(forStatusCode: status).capitalized : own
+        #endif
     }
 
     /// `http/1.1`, `h2`, `h3`, as Chrome names protocols.

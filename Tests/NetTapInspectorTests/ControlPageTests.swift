@@ -81,6 +81,7 @@ struct ControlPageTests {
         let unknown = try await client.post("alternative", ["mocks": "0", "stub": "profile", "name": "huge"])
         #expect(unknown.status == 400)
         #expect((unknown.json["error"] as? String)?.contains("huge") == true, "\(unknown.text)")
+        #expect((unknown.json["error"] as? String)?.hasPrefix("alternative: ") == true, "\(unknown.text)")
         let noSet = try await client.post("scenario", ["mocks": "3", "name": ""])
         #expect(noSet.status == 400)
         #expect((noSet.json["error"] as? String)?.contains("no mock set 3") == true, "\(noSet.text)")
@@ -114,8 +115,11 @@ struct ControlPageTests {
         let unknown = try await client.post("profile", ["preset": "5g"])
         #expect(unknown.status == 400)
         #expect((unknown.json["error"] as? String)?.contains("\"5g\"") == true, "\(unknown.text)")
-        let badHost = try await client.post("rule", ["host": "http://x/", "preset": "3g"])
-        #expect(badHost.status == 400)
+        for host in ["http://x/", "a..b", ".x.test", "", "*.", "api.*.test"] {
+            let badHost = try await client.post("rule", ["host": host, "preset": "3g"])
+            #expect(badHost.status == 400, "\(host): \(badHost.text)")
+            #expect((badHost.json["error"] as? String)?.hasPrefix("rule: ") == true, "\(badHost.text)")
+        }
         #expect(try await client.post("rule/remove", ["host": "never.test"]).status == 400)
     }
 

@@ -56,6 +56,11 @@ struct InspectCommandTests {
     func servesHAR() async throws {
         let folder = try TemporaryFolder()
         let file = try await recordedHAR(in: folder)
+        let badAddress = await runInspect([file.lastPathComponent, "--address", "evil"], in: folder)
+        #expect(
+            badAddress.error.contains("inspect: --address evil: evil is not an IPv4 address"),
+            "\(badAddress.error)"
+        )
         for redacts in [true, false] {
             let (run, output, port) = try await startInspect(
                 [file.lastPathComponent] + (redacts ? [] : ["--no-redact"]),
