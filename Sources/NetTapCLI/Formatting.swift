@@ -53,27 +53,16 @@ enum Formatting {
     static func errorSummary(_ error: any Error) -> String {
         if let urlError = error as? URLError {
             let code = urlError.errorCode
-            let name = urlErrorNames[code].map { " (\($0))" } ?? ""
+            let name = URLErrorNames.name(ofRawValue: code).map { " (\($0))" } ?? ""
             return "URLError \(code)\(name)"
         }
         let ns = error as NSError
         if ns.domain == NSURLErrorDomain {
-            let name = urlErrorNames[ns.code].map { " (\($0))" } ?? ""
+            let name = URLErrorNames.name(ofRawValue: ns.code).map { " (\($0))" } ?? ""
             return "URLError \(ns.code)\(name)"
         }
         return "\(ns.domain) \(ns.code): \(ns.localizedDescription)"
     }
-
-    private static let urlErrorNames: [Int: String] = [
-        -1: "unknown", -999: "cancelled", -1000: "badURL", -1001: "timedOut", -1002: "unsupportedURL",
-        -1003: "cannotFindHost", -1004: "cannotConnectToHost", -1005: "networkConnectionLost",
-        -1006: "dnsLookupFailed", -1007: "httpTooManyRedirects", -1008: "resourceUnavailable",
-        -1009: "notConnectedToInternet", -1011: "badServerResponse", -1012: "userCancelledAuthentication",
-        -1013: "userAuthenticationRequired", -1014: "zeroByteResource", -1015: "cannotDecodeRawData",
-        -1016: "cannotDecodeContentData", -1017: "cannotParseResponse", -1100: "fileDoesNotExist",
-        -1200: "secureConnectionFailed", -1201: "serverCertificateHasBadDate", -1202: "serverCertificateUntrusted",
-        -1203: "serverCertificateHasUnknownRoot", -1204: "serverCertificateNotYetValid",
-    ]
 
     /// Milliseconds with one decimal, for example `12.3`.
     static func milliseconds(_ value: Double) -> String {

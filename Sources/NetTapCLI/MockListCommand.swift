@@ -121,7 +121,7 @@ public struct MockListCommand: Command {
     static func describe(_ response: StubResponse) -> String {
         var parts: [String]
         if let failure = response.failure {
-            let name = URLErrorCodeName.name(of: failure) ?? "\(failure.rawValue)"
+            let name = URLErrorNames.name(of: failure) ?? "\(failure.rawValue)"
             parts = ["error \(name) (URLError \(failure.rawValue))"]
         } else if response.isDynamic {
             parts = ["computed at request time"]

@@ -202,7 +202,7 @@ public struct MockSaveCommand: Command {
             redacts
             ? redactor.redactedURL(of: entry, sweeping: redactor.secrets(of: document.log.entries)) : entry.request.url
         if case .single(let response) = stub.responses, let code = response.failure {
-            answer = "error \(URLErrorCodeName.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
+            answer = "error \(URLErrorNames.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
         }
         environment.standardOutput.write(
             """

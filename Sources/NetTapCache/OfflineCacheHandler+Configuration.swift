@@ -120,20 +120,7 @@ extension OfflineCacheHandler {
             if let list = try node.child("fallbackErrors"), list.value != .null {
                 codes = []
                 for element in try list.elements() {
-                    let name = try element.stringValue()
-                    guard let code = URLErrorName.codes[name] else {
-                        let known = Set(URLErrorName.codes.keys)
-                        if let suggestion = ConfigNode.suggestion(for: name, among: known) {
-                            throw element.error(
-                                "unknown URLError code name \"\(name)\"; did you mean \"\(suggestion)\"?"
-                            )
-                        }
-                        throw element.error(
-                            "unknown URLError code name \"\(name)\"; expected one of: "
-                                + known.sorted().joined(separator: ", ")
-                        )
-                    }
-                    codes.insert(code)
+                    codes.insert(try OfflineCacheHandler.fallbackErrorCode(element))
                 }
             }
         }
@@ -194,5 +181,38 @@ extension OfflineCache {
     public static func byteCount(parsing text: String) -> Int? {
         guard let bytes = ConfigNode.bytes(parsing: text), bytes >= 1 else { return nil }
         return bytes
+    }
+}
+
+extension OfflineCacheHandler {
+    /// The failures `fallbackErrors` may name: those a network path gives when the server cannot be reached or
+    /// answers nothing usable, never the app's own (`cancelled`) or a bad request (`badURL`).
+    package static let configurableFallbackErrorCodes: [URLError.Code] = [
+        .notConnectedToInternet, .cannotConnectToHost, .timedOut, .cannotFindHost, .networkConnectionLost,
+        .dnsLookupFailed, .internationalRoamingOff, .callIsActive, .dataNotAllowed, .secureConnectionFailed,
+        .badServerResponse, .cannotLoadFromNetwork,
+    ]
+
+    /// The names of ``configurableFallbackErrorCodes``, as `fallbackErrors` spells them.
+    package static var configurableFallbackErrorNames: Set<String> {
+        Set(configurableFallbackErrorCodes.compactMap(URLErrorNames.name(of:)))
+    }
+
+    /// The code one element of `fallbackErrors` names.
+    ///
+    /// - Throws: `ConfigurationError` at the element for a name that is no `URLError` code (with a suggestion) or
+    ///   a code the cache cannot answer, listing the names it accepts.
+    fileprivate static func fallbackErrorCode(_ element: ConfigNode) throws -> URLError.Code {
+        let name = try element.stringValue()
+        let known = configurableFallbackErrorNames
+        if known.contains(name), let code = URLErrorNames.code(named: name) { return code }
+        let list = known.sorted().joined(separator: ", ")
+        if URLErrorNames.code(named: name) != nil {
+            throw element.error("\"\(name)\" is not a network failure the cache can answer; expected one of: \(list)")
+        }
+        if let suggestion = URLErrorNames.suggestion(for: name, among: known) {
+            throw element.error("unknown URLError code name \"\(name)\"; did you mean \"\(suggestion)\"?")
+        }
+        throw element.error("unknown URLError code name \"\(name)\"; expected one of: \(list)")
     }
 }

@@ -159,7 +159,7 @@ public struct OfflineCacheHandler: TransactionHandler {
         context.annotate("cache", "hit")
         context.annotate("cache.stored", Self.iso8601(record.storedDate))
         context.annotate("cache.age", String(age))
-        context.annotate("cache.networkError", "\(URLErrorName.name(of: code)) (\(code.rawValue))")
+        context.annotate("cache.networkError", "\(URLErrorNames.name(of: code) ?? "URLError") (\(code.rawValue))")
         return HTTPResponse(
             statusCode: record.statusCode,
             headers: headers,

@@ -175,10 +175,17 @@ struct MockConfigurationReader {
         return headers
     }
 
+    /// What follows `unknown URLError code "…"`: a suggestion, or the list of valid names.
+    private static func hint(forUnknownCode name: String) -> String {
+        if let suggestion = URLErrorNames.suggestion(for: name) { return "; did you mean \"\(suggestion)\"?" }
+        return "; expected a URLError.Code member name (" + URLErrorNames.codes.keys.sorted().joined(separator: ", ")
+            + ") or its number, such as -1009"
+    }
+
     private func errorCode(_ node: ConfigNode) throws -> URLError.Code {
         if case .string(let name) = node.value {
-            guard let code = URLErrorCodeName.code(named: name) else {
-                throw node.error("unknown URLError code \"\(name)\"" + URLErrorCodeName.hint(for: name))
+            guard let code = URLErrorNames.code(named: name) else {
+                throw node.error("unknown URLError code \"\(name)\"" + Self.hint(forUnknownCode: name))
             }
             return code
         }

@@ -51,7 +51,7 @@ struct MockConfigurationWriter {
         case .dynamic:
             throw ConfigurationError(path: path, message: "stub \"\(stub)\": a dynamic response has no JSON form")
         case .failure(let code):
-            object["error"] = URLErrorCodeName.name(of: code).map(JSONValue.string) ?? .integer(Int64(code.rawValue))
+            object["error"] = URLErrorNames.name(of: code).map(JSONValue.string) ?? .integer(Int64(code.rawValue))
         case .http:
             let location = response.headers.values(for: "Location")
             let isRedirect =

@@ -91,6 +91,18 @@ struct OfflineCacheConfigurationTests {
                     + #"did you mean "notConnectedToInternet"?"#
             ),
             (
+                #"{"directory": "c", "fallbackErrors": ["offline"]}"#,
+                #"nettap.json: $.cache.fallbackErrors[0]: unknown URLError code name "offline"; "#
+                    + #"did you mean "notConnectedToInternet"?"#
+            ),
+            (
+                #"{"directory": "c", "fallbackErrors": ["cancelled"]}"#,
+                #"nettap.json: $.cache.fallbackErrors[0]: "cancelled" is not a network failure the cache can answer; "#
+                    + "expected one of: badServerResponse, callIsActive, cannotConnectToHost, cannotFindHost, "
+                    + "cannotLoadFromNetwork, dataNotAllowed, dnsLookupFailed, internationalRoamingOff, "
+                    + "networkConnectionLost, notConnectedToInternet, secureConnectionFailed, timedOut"
+            ),
+            (
                 #"{"directory": 7}"#,
                 "nettap.json: $.cache.directory: expected a string, found a number"
             ),

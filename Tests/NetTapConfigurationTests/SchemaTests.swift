@@ -135,7 +135,10 @@ struct SchemaTests {
             return Set(values.compactMap { if case .string(let text) = $0 { text } else { nil } })
         }
         #expect(try strings("/$defs/profilePreset/enum") == Set(NetworkProfile.presets.keys))
-        #expect(try strings("/properties/cache/properties/fallbackErrors/items/enum") == Set(URLErrorName.codes.keys))
+        #expect(
+            try strings("/properties/cache/properties/fallbackErrors/items/enum")
+                == OfflineCacheHandler.configurableFallbackErrorNames
+        )
         #expect(
             try strings("/properties/audit/properties/disabledRules/items/enum") == Set(AuditRule.allCases.map(\.id))
         )

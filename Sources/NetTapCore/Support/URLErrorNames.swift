@@ -1,15 +1,16 @@
 import Foundation
-import NetTapCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The names of URL Loading System error codes used in mock files (`"error": "notConnectedToInternet"`):
-/// the `URLError.Code` member names.
-public enum URLErrorCodeName {
-    /// Every name a mock file may use, with its code.
-    public static let codes: [String: URLError.Code] = [
+/// The names of URL Loading System error codes, as NetTap's files and output spell them.
+///
+/// The names are the `URLError.Code` member names (`notConnectedToInternet` for -1009): one table for mock files,
+/// the cache's `fallbackErrors`, the CLI's error lines and everything else that names a code.
+package enum URLErrorNames {
+    /// Every name, with its code.
+    package static let codes: [String: URLError.Code] = [
         "appTransportSecurityRequiresSecureConnection": .appTransportSecurityRequiresSecureConnection,
         "badServerResponse": .badServerResponse,
         "badURL": .badURL,
@@ -50,12 +51,30 @@ public enum URLErrorCodeName {
     ///
     /// - Parameter name: A member name such as `timedOut`.
     /// - Returns: The code, or `nil` for an unknown name.
-    public static func code(named name: String) -> URLError.Code? {
+    package static func code(named name: String) -> URLError.Code? {
         codes[name]
     }
 
+    /// The name of a code.
+    ///
+    /// - Parameter code: The code.
+    /// - Returns: Its member name, or `nil` for a code without one here (written as its number).
+    package static func name(of code: URLError.Code) -> String? {
+        namesByRawValue[code.rawValue]
+    }
+
+    /// The name of the `NSURLErrorDomain` code `rawValue` (`-1009`: `notConnectedToInternet`), or `nil`.
+    package static func name(ofRawValue rawValue: Int) -> String? {
+        namesByRawValue[rawValue]
+    }
+
+    private static let namesByRawValue: [Int: String] = Dictionary(
+        codes.map { ($0.value.rawValue, $0.key) },
+        uniquingKeysWith: { first, _ in first }
+    )
+
     /// Everyday words for a failure, with the member name they mean, for suggestions in errors.
-    static let everydayWords: [String: String] = [
+    private static let everydayWords: [String: String] = [
         "offline": "notConnectedToInternet",
         "nointernet": "notConnectedToInternet",
         "noconnection": "notConnectedToInternet",
@@ -80,29 +99,14 @@ public enum URLErrorCodeName {
     ///
     /// An everyday word (`offline`, `timeout`, `dns`) gives the member it describes; otherwise the one name
     /// within a small edit distance, or with the same letters in another case.
-    /// - Parameter name: The unknown name as written.
-    /// - Returns: A member name, or `nil` when none is close.
-    static func suggestion(for name: String) -> String? {
+    /// - Parameters:
+    ///   - name: The unknown name as written.
+    ///   - candidates: The names that would be accepted; every name by default.
+    /// - Returns: A member name among `candidates`, or `nil` when none is close.
+    package static func suggestion(for name: String, among candidates: Set<String>? = nil) -> String? {
+        let allowed = candidates ?? Set(codes.keys)
         let folded = name.lowercased().filter { $0.isLetter }
-        if let meant = everydayWords[folded] { return meant }
-        return ConfigNode.suggestion(for: name, among: Set(codes.keys))
-    }
-
-    /// The text that follows `unknown URLError code "…"` in a configuration error: a suggestion, or the list
-    /// of valid names.
-    /// - Parameter name: The unknown name as written.
-    /// - Returns: For example `; did you mean "notConnectedToInternet"?`.
-    static func hint(for name: String) -> String {
-        if let suggestion = suggestion(for: name) { return "; did you mean \"\(suggestion)\"?" }
-        return "; expected a URLError.Code member name (" + codes.keys.sorted().joined(separator: ", ")
-            + ") or its number, such as -1009"
-    }
-
-    /// The name of a code.
-    ///
-    /// - Parameter code: The code.
-    /// - Returns: Its member name, or `nil` for a code without one here (write it as its number).
-    public static func name(of code: URLError.Code) -> String? {
-        codes.first { $0.value == code }?.key
+        if let meant = everydayWords[folded], allowed.contains(meant) { return meant }
+        return ConfigNode.suggestion(for: name, among: allowed)
     }
 }
