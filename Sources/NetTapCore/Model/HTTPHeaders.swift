@@ -146,3 +146,20 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
         return result
     }
 }
+
+extension HTTPHeaders: CustomStringConvertible {
+    /// The fields as a dictionary literal, in order and with repetitions: `["Accept": "*/*", "Set-Cookie": "a=1"]`.
+    public var description: String {
+        guard !fields.isEmpty else { return "[:]" }
+        return "[" + fields.map { "\(Self.quoted($0.name)): \(Self.quoted($0.value))" }.joined(separator: ", ") + "]"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+extension HTTPHeaders.Field: CustomStringConvertible {
+    /// `Content-Type: application/json`.
+    public var description: String { "\(name): \(value)" }
+}

@@ -64,3 +64,10 @@ public struct HTTPResponse: Sendable {
         )
     }
 }
+
+extension HTTPResponse: CustomStringConvertible {
+    /// `200 HTTP/1.1, ["Content-Type": "text/plain"]`, and the URL when it has one.
+    public var description: String {
+        "\(statusCode) \(httpVersion), \(headers)" + (url.map { ", \($0.absoluteString)" } ?? "")
+    }
+}
