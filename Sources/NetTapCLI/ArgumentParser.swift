@@ -7,17 +7,17 @@ import NetTapCore
 /// let header = OptionSpec(names: ["-H", "--header"], valueName: "'Name: value'", isRepeatable: true,
 ///                         help: "Adds a request header field.")
 /// ```
-public struct OptionSpec: Sendable, Hashable {
+package struct OptionSpec: Sendable, Hashable {
     /// The spellings, short (`-X`) and long (`--request`); the first is the one used as the key.
-    public var names: [String]
+    package var names: [String]
     /// The placeholder shown in help for the option's value, or `nil` for a flag that takes no value.
-    public var valueName: String?
+    package var valueName: String?
     /// Whether the option may be given more than once (values are kept in order).
-    public var isRepeatable: Bool
+    package var isRepeatable: Bool
     /// Whether the option must be given (shown without brackets in the usage line).
-    public var isRequired: Bool
+    package var isRequired: Bool
     /// One line of help text.
-    public var help: String
+    package var help: String
 
     /// Creates an option description.
     ///
@@ -27,7 +27,7 @@ public struct OptionSpec: Sendable, Hashable {
     ///   - isRepeatable: Whether the option may appear more than once; `false` by default.
     ///   - isRequired: Whether the option must be given; `false` by default.
     ///   - help: One line of help text.
-    public init(
+    package init(
         names: [String],
         valueName: String? = nil,
         isRepeatable: Bool = false,
@@ -42,20 +42,20 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// The key the parsed values are stored under: the first name.
-    public var key: String { names.first ?? "" }
+    package var key: String { names.first ?? "" }
 
     /// Whether the option is a flag (takes no value).
-    public var isFlag: Bool { valueName == nil }
+    package var isFlag: Bool { valueName == nil }
 }
 
 /// The description of one positional argument.
-public struct PositionalSpec: Sendable, Hashable {
+package struct PositionalSpec: Sendable, Hashable {
     /// The placeholder shown in usage and help, for example `URL`.
-    public var name: String
+    package var name: String
     /// One line of help text.
-    public var help: String
+    package var help: String
     /// Whether the argument may be left out.
-    public var isOptional: Bool
+    package var isOptional: Bool
 
     /// Creates a positional argument description.
     ///
@@ -63,7 +63,7 @@ public struct PositionalSpec: Sendable, Hashable {
     ///   - name: The placeholder, for example `FILE.har`.
     ///   - help: One line of help text.
     ///   - isOptional: Whether it may be left out; `false` by default.
-    public init(name: String, help: String, isOptional: Bool = false) {
+    package init(name: String, help: String, isOptional: Bool = false) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
@@ -74,17 +74,17 @@ public struct PositionalSpec: Sendable, Hashable {
 ///
 /// The parser (``parse(_:)``) and the help text (``helpText``) both come from this one description, so they
 /// cannot disagree. Every command accepts `-h`/`--help` and ``configOption`` (`--config FILE`).
-public struct CommandSpec: Sendable, Hashable {
+package struct CommandSpec: Sendable, Hashable {
     /// The command's name as typed, for example `fetch`.
-    public var name: String
+    package var name: String
     /// One line saying what the command does.
-    public var summary: String
+    package var summary: String
     /// The positional arguments, in order.
-    public var positionals: [PositionalSpec]
+    package var positionals: [PositionalSpec]
     /// The options.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Extra paragraphs printed after the option list (exit codes, definitions, examples).
-    public var discussion: String
+    package var discussion: String
 
     /// Creates a command description.
     ///
@@ -94,7 +94,7 @@ public struct CommandSpec: Sendable, Hashable {
     ///   - positionals: The positional arguments, in order.
     ///   - options: The options (`-h`/`--help` is added automatically).
     ///   - discussion: Extra help paragraphs; empty by default.
-    public init(
+    package init(
         name: String,
         summary: String,
         positionals: [PositionalSpec] = [],
@@ -110,7 +110,7 @@ public struct CommandSpec: Sendable, Hashable {
 
     /// `--config FILE`, which every command accepts: a `nettap.json` applied to the command's interceptor
     /// before it runs (see `NetTapCLI`).
-    public static let configOption = OptionSpec(
+    package static let configOption = OptionSpec(
         names: ["--config"],
         valueName: "FILE",
         help: "A nettap.json: fetch and demo apply every section (scope, capture, redaction, mocks, cassette, "
@@ -119,7 +119,7 @@ public struct CommandSpec: Sendable, Hashable {
     )
 
     /// The one-line usage, for example `nettap fetch URL [-X METHOD] [-H 'Name: value']...`.
-    public var usage: String {
+    package var usage: String {
         var parts = ["nettap", name]
         for positional in positionals {
             parts.append(positional.isOptional ? "[\(positional.name)]" : positional.name)
@@ -133,7 +133,7 @@ public struct CommandSpec: Sendable, Hashable {
     }
 
     /// The full help text: summary, usage, arguments, options and discussion, ending with a newline.
-    public var helpText: String {
+    package var helpText: String {
         var lines = ["nettap \(name): \(summary)", "", "Usage: \(usage)"]
         if !positionals.isEmpty {
             lines += ["", "Arguments:"]
@@ -171,7 +171,7 @@ public struct CommandSpec: Sendable, Hashable {
     /// - Throws: ``CLIError`` with exit code 2 naming the offending argument: unknown option, missing value,
     ///   a value given to a flag, a non-repeatable option given twice, a missing or extra positional argument,
     ///   a missing required option.
-    public func parse<Arguments: Sequence<String>>(_ arguments: Arguments) throws(CLIError) -> ParsedArguments {
+    package func parse<Arguments: Sequence<String>>(_ arguments: Arguments) throws(CLIError) -> ParsedArguments {
         let arguments = Array(arguments)
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
             return ParsedArguments(isHelpRequested: true)
@@ -253,19 +253,19 @@ public struct CommandSpec: Sendable, Hashable {
 }
 
 /// The result of ``CommandSpec/parse(_:)``: option values by key and positional arguments in order.
-public struct ParsedArguments: Sendable, Hashable {
+package struct ParsedArguments: Sendable, Hashable {
     /// Whether `-h` or `--help` was given; when `true`, nothing else was parsed.
-    public var isHelpRequested = false
+    package var isHelpRequested = false
     /// The values of each option given, keyed by the option's first name (``OptionSpec/key``); flags have
     /// one empty string per occurrence.
-    public var values: [String: [String]] = [:]
+    package var values: [String: [String]] = [:]
     /// The positional arguments, in order.
-    public var positionals: [String] = []
+    package var positionals: [String] = []
 
     /// Creates an empty result.
     ///
     /// - Parameter isHelpRequested: Whether help was requested.
-    public init(isHelpRequested: Bool = false) {
+    package init(isHelpRequested: Bool = false) {
         self.isHelpRequested = isHelpRequested
     }
 
@@ -273,7 +273,7 @@ public struct ParsedArguments: Sendable, Hashable {
     ///
     /// - Parameter key: The option's first name, for example `-X`.
     /// - Returns: The value, or `nil` when the option was not given.
-    public func value(_ key: String) -> String? {
+    package func value(_ key: String) -> String? {
         values[key]?.last
     }
 
@@ -281,7 +281,7 @@ public struct ParsedArguments: Sendable, Hashable {
     ///
     /// - Parameter key: The option's first name.
     /// - Returns: The values; empty when the option was not given.
-    public func allValues(_ key: String) -> [String] {
+    package func allValues(_ key: String) -> [String] {
         values[key] ?? []
     }
 
@@ -289,7 +289,7 @@ public struct ParsedArguments: Sendable, Hashable {
     ///
     /// - Parameter key: The option's first name.
     /// - Returns: `true` when given at least once.
-    public func has(_ key: String) -> Bool {
+    package func has(_ key: String) -> Bool {
         values[key] != nil
     }
 }

@@ -4,15 +4,15 @@ import Foundation
 ///
 /// The line names the command and the input at fault:
 /// `nettap: fetch: -H "Foo": header must look like 'Name: value'`.
-public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command that failed (`fetch`, `report`, …), or `nil` for the top level.
-    public var command: String?
+    package var command: String?
     /// The input at fault (an argument, a file, a URL), or `nil` when there is none.
-    public var input: String?
+    package var input: String?
     /// What went wrong, in one line.
-    public var message: String
+    package var message: String
     /// The exit code: ``ExitCode/usage`` for bad arguments, ``ExitCode/failure`` otherwise.
-    public var exitCode: ExitCode
+    package var exitCode: ExitCode
 
     /// Creates an error.
     ///
@@ -21,7 +21,7 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - input: The input at fault, or `nil`.
     ///   - message: One line saying what went wrong.
     ///   - exitCode: The exit code.
-    public init(command: String?, input: String?, message: String, exitCode: ExitCode) {
+    package init(command: String?, input: String?, message: String, exitCode: ExitCode) {
         self.command = command
         self.input = input
         self.message = message
@@ -35,7 +35,7 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - input: The argument at fault.
     ///   - message: What is wrong with it.
     /// - Returns: The error.
-    public static func usage(command: String?, input: String?, message: String) -> CLIError {
+    package static func usage(command: String?, input: String?, message: String) -> CLIError {
         CLIError(command: command, input: input, message: message, exitCode: .usage)
     }
 
@@ -46,12 +46,12 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - input: The input at fault (a file, a URL), or `nil`.
     ///   - message: What went wrong.
     /// - Returns: The error.
-    public static func failure(command: String?, input: String?, message: String) -> CLIError {
+    package static func failure(command: String?, input: String?, message: String) -> CLIError {
         CLIError(command: command, input: input, message: message, exitCode: .failure)
     }
 
     /// The one line printed on standard error (without a newline), every line break replaced by a space.
-    public var description: String {
+    package var description: String {
         let parts = ["nettap"] + [command, input].compactMap { $0 } + [message]
         return parts.joined(separator: ": ")
             .replacingOccurrences(of: "\r\n", with: " ")
@@ -62,5 +62,5 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
 extension CLIError: LocalizedError {
     /// The same text as `description`, so `localizedDescription` (what apps and test reports show) names
     /// the input and the place too.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

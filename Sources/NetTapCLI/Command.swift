@@ -10,7 +10,7 @@ import NetTapCore
 ///   usage ``CLIError`` naming the argument.
 /// - ``run(in:)`` writes results to ``CommandEnvironment/standardOutput``, never to the process's handles,
 ///   and reports a failure by throwing ``CLIError`` (printed as one line on standard error).
-public protocol Command: Sendable {
+package protocol Command: Sendable {
     /// The command's name, options and help.
     static var spec: CommandSpec { get }
 
@@ -36,11 +36,11 @@ public protocol Command: Sendable {
 
 extension Command {
     /// ``ConfigurationUse/read``: `--config FILE` is read, not applied, so the command changes no file.
-    public static var configurationUse: ConfigurationUse { .read }
+    package static var configurationUse: ConfigurationUse { .read }
 }
 
 /// What the tool does with a command's `--config FILE`.
-public enum ConfigurationUse: Sendable, Hashable {
+package enum ConfigurationUse: Sendable, Hashable {
     /// Nothing: the command reads the file itself (`config check`).
     case none
     /// Read it without side effects (no cache folder, store or cassette is created or opened) into
@@ -54,24 +54,24 @@ public enum ConfigurationUse: Sendable, Hashable {
 
 /// What a command runs with: its outputs, the interceptor it installs into sessions, and the directory that
 /// relative paths are resolved against.
-public struct CommandEnvironment: Sendable {
+package struct CommandEnvironment: Sendable {
     /// Where results go.
-    public var standardOutput: CommandOutput
+    package var standardOutput: CommandOutput
     /// Where diagnostics and error lines go.
-    public var standardError: CommandOutput
+    package var standardError: CommandOutput
     /// The interceptor whose pipeline and capture log the command uses; `Interceptor/shared` in the tool.
-    public var interceptor: Interceptor
+    package var interceptor: Interceptor
     /// The directory relative file paths are resolved against.
-    public var workingDirectory: URL
+    package var workingDirectory: URL
     /// The `--config FILE` applied to ``interceptor`` before the command runs (commands whose
     /// ``Command/configurationUse`` is ``ConfigurationUse/apply``), or `nil`.
-    public var appliedConfiguration: AppliedConfiguration?
+    package var appliedConfiguration: AppliedConfiguration?
     /// The `--config FILE` as read (applied or not), or `nil` without `--config`.
-    public var configuration: NetTapConfiguration?
+    package var configuration: NetTapConfiguration?
 
     /// What output is redacted with: the `--config` file's redactor (its `redaction` section, else
     /// `Redactor.default`), or `nil` without `--config`.
-    public var configuredRedactor: Redactor? { (configuration ?? appliedConfiguration?.configuration)?.redactor }
+    package var configuredRedactor: Redactor? { (configuration ?? appliedConfiguration?.configuration)?.redactor }
 
     /// Creates an environment.
     ///
@@ -80,7 +80,7 @@ public struct CommandEnvironment: Sendable {
     ///   - standardError: Where diagnostics go.
     ///   - interceptor: The interceptor to use; `Interceptor/shared` by default.
     ///   - workingDirectory: The base of relative paths; the process's current directory by default.
-    public init(
+    package init(
         standardOutput: CommandOutput,
         standardError: CommandOutput,
         interceptor: Interceptor = .shared,
@@ -96,7 +96,7 @@ public struct CommandEnvironment: Sendable {
     ///
     /// - Parameter path: The path as typed.
     /// - Returns: A file URL.
-    public func fileURL(_ path: String) -> URL {
+    package func fileURL(_ path: String) -> URL {
         let expanded = (path as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded) }
         return workingDirectory.appendingPathComponent(expanded)

@@ -17,14 +17,14 @@ public struct CommandOutput: Sendable {
     /// Creates an output that hands every write to `sink`.
     ///
     /// - Parameter sink: Receives the bytes of each write.
-    public init(_ sink: @escaping @Sendable (Data) -> Void) {
+    package init(_ sink: @escaping @Sendable (Data) -> Void) {
         self.sink = sink
     }
 
     /// Creates an output that appends to a buffer.
     ///
     /// - Parameter buffer: The buffer to append to.
-    public init(_ buffer: Buffer) {
+    package init(_ buffer: Buffer) {
         self.sink = { buffer.append($0) }
     }
 
@@ -36,32 +36,32 @@ public struct CommandOutput: Sendable {
     /// Writes text, encoded as UTF-8.
     ///
     /// - Parameter text: The text; include the newline.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         sink(Data(text.utf8))
     }
 
     /// Writes bytes as they are.
     ///
     /// - Parameter data: The bytes.
-    public func write(_ data: Data) {
+    package func write(_ data: Data) {
         sink(data)
     }
 
     /// Collects everything written to it, for tests and for running commands in-process.
     ///
     /// Thread safety: every member may be used from any thread.
-    public final class Buffer: Sendable {
+    package final class Buffer: Sendable {
         private typealias Waiter = (until: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)
         private let bytes = Locked(Data())
         private let waiters = Locked<[Waiter]>([])
 
         /// Creates an empty buffer.
-        public init() {}
+        package init() {}
 
         /// Appends bytes.
         ///
         /// - Parameter data: The bytes.
-        public func append(_ data: Data) {
+        package func append(_ data: Data) {
             let text = bytes.withLock { bytes in
                 bytes.append(data)
                 return String(decoding: bytes, as: UTF8.self)
@@ -89,9 +89,9 @@ public struct CommandOutput: Sendable {
         }
 
         /// Everything written so far.
-        public var data: Data { bytes.current }
+        package var data: Data { bytes.current }
 
         /// Everything written so far, decoded as UTF-8 (invalid bytes replaced).
-        public var text: String { String(decoding: data, as: UTF8.self) }
+        package var text: String { String(decoding: data, as: UTF8.self) }
     }
 }

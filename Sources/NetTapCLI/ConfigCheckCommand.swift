@@ -10,9 +10,9 @@ import NetTapCore
 /// A valid file prints `FILE: ok (sections: mocks, shaping)`. Checking creates and changes no file.
 ///
 /// Exit codes: 0 valid, 1 invalid or unreadable (the lines say why), 2 usage error.
-public struct ConfigCheckCommand: Command {
+package struct ConfigCheckCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "config check",
         summary: "Validates a nettap.json and prints every error with its JSON path.",
         positionals: [
@@ -33,17 +33,17 @@ public struct ConfigCheckCommand: Command {
     )
 
     /// ``ConfigurationUse/none``: the command reads the file itself, collecting every error.
-    public static var configurationUse: ConfigurationUse { .none }
+    package static var configurationUse: ConfigurationUse { .none }
 
     /// The file, as typed.
-    public var path: String
+    package var path: String
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` when neither `FILE` nor `--config FILE` is given, or both name different
     ///   files.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         let positional = arguments.positionals.first
         let option = arguments.value(CommandSpec.configOption.key)
         if let positional, let option, positional != option {
@@ -64,7 +64,7 @@ public struct ConfigCheckCommand: Command {
     /// - Parameter environment: Outputs and working directory.
     /// - Returns: ``ExitCode/success`` when valid, ``ExitCode/failure`` otherwise.
     /// - Throws: Nothing: an unreadable file is reported as an error line.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let url = environment.fileURL(path)
         let check = NetTapConfiguration.check(contentsOf: url)
         environment.standardOutput.write(Self.text(check, file: path, fileName: url.lastPathComponent))
@@ -79,7 +79,7 @@ public struct ConfigCheckCommand: Command {
     ///   - fileName: The file's last path component, as errors name it (errors in other files, such as an
     ///     integrity manifest, keep their own name).
     /// - Returns: One line per error, or the `ok` line; each ends with a newline.
-    public static func text(_ check: ConfigurationCheck, file: String, fileName: String) -> String {
+    package static func text(_ check: ConfigurationCheck, file: String, fileName: String) -> String {
         guard !check.isValid else {
             let sections = check.sections.isEmpty ? "none" : check.sections.joined(separator: ", ")
             return "\(file): ok (sections: \(sections))\n"

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The three ways an app asks URLSession for data; the demo uses each so every path through NetTap shows.
-public enum DemoCaller: String, Sendable, Hashable, CaseIterable, Codable {
+package enum DemoCaller: String, Sendable, Hashable, CaseIterable, Codable {
     /// `try await session.data(for:)`.
     case async
     /// `session.dataTask(with:completionHandler:)`.
@@ -15,15 +15,15 @@ public enum DemoCaller: String, Sendable, Hashable, CaseIterable, Codable {
     case delegate
 
     /// What the caller received.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The HTTP response, when one arrived.
-        public var statusCode: Int?
+        package var statusCode: Int?
         /// The `Location` field of the response, when present.
-        public var location: String?
+        package var location: String?
         /// The body bytes the caller received.
-        public var data: Data
+        package var data: Data
         /// The error the caller received, when the request failed.
-        public var error: URLError?
+        package var error: URLError?
     }
 
     /// Sends one request in this caller's style through a session made by `interceptor`.
@@ -32,7 +32,7 @@ public enum DemoCaller: String, Sendable, Hashable, CaseIterable, Codable {
     ///   - request: The request.
     ///   - interceptor: The interceptor whose session carries the request.
     /// - Returns: What the caller received; failures are in ``Outcome/error``, never thrown.
-    public func send(_ request: URLRequest, through interceptor: Interceptor) async -> Outcome {
+    package func send(_ request: URLRequest, through interceptor: Interceptor) async -> Outcome {
         switch self {
         case .async:
             let session = interceptor.makeSession()

@@ -9,7 +9,7 @@ import FoundationNetworking
 
 extension DemoCommand {
     /// The requests the record / replay pass records into the cassette, then replays from it.
-    public static let cassetteSteps: [Step] = [
+    package static let cassetteSteps: [Step] = [
         Step(caller: .async, method: "GET", url: baseURL + "/v1/profile"),
         Step(caller: .completionHandler, method: "GET", url: baseURL + "/v1/items?page=1"),
         Step(caller: .delegate, method: "GET", url: baseURL + "/v1/avatar.png"),
@@ -17,24 +17,24 @@ extension DemoCommand {
     ]
 
     /// The request the replay pass sends that the cassette does not hold: it must fail.
-    public static let unrecordedStep = Step(caller: .async, method: "GET", url: baseURL + "/v1/items?page=2")
+    package static let unrecordedStep = Step(caller: .async, method: "GET", url: baseURL + "/v1/items?page=2")
 
     /// What the record / replay pass produced.
-    public struct CassetteRun: Sendable {
+    package struct CassetteRun: Sendable {
         /// Each request of ``DemoCommand/cassetteSteps`` while recording (answered by the HAR responder).
-        public var recorded: [Row]
+        package var recorded: [Row]
         /// The same requests replayed from the cassette alone.
-        public var replayed: [Row]
+        package var replayed: [Row]
         /// ``DemoCommand/unrecordedStep`` sent to the cassette alone.
-        public var unrecorded: Row
+        package var unrecorded: Row
         /// The number of HAR entries the cassette file holds after recording.
-        public var entryCount: Int
+        package var entryCount: Int
 
         /// Whether a replayed request received exactly what it received while recording: status and body bytes.
         ///
         /// - Parameter index: The index in ``recorded`` and ``replayed``.
         /// - Returns: `true` when both the status and every body byte are equal.
-        public func isSameAsRecorded(_ index: Int) -> Bool {
+        package func isSameAsRecorded(_ index: Int) -> Bool {
             let before = recorded[index]
             let after = replayed[index]
             return before.error == nil && after.error == nil && before.statusCode == after.statusCode
@@ -43,7 +43,7 @@ extension DemoCommand {
 
         /// The one-line message of the unrecorded request's error: what the caller's `URLError` says, or the
         /// capture's message when the caller's error has no description.
-        public var unrecordedMessage: String? {
+        package var unrecordedMessage: String? {
             guard let error = unrecorded.error else { return nil }
             let description = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
             return description ?? unrecorded.transaction?.error?.message ?? error.localizedDescription
@@ -61,7 +61,7 @@ extension DemoCommand {
     ///   - interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: What each pass received.
     /// - Throws: ``CLIError`` (exit 1) naming `--cassette` when the cassette cannot be written or read back.
-    public static func runRecordReplay(
+    package static func runRecordReplay(
         answeringFrom document: HARDocument,
         cassette cassetteURL: URL,
         typedAs cassettePath: String,
@@ -111,7 +111,7 @@ extension DemoCommand {
     ///
     /// - Parameter run: The pass's results.
     /// - Returns: Lines ending with a newline.
-    public static func cassetteTable(_ run: CassetteRun) -> String {
+    package static func cassetteTable(_ run: CassetteRun) -> String {
         var table = TextTable(
             headings: ["#", "REQUEST", "RECORDED FROM", "REPLAYED BY", "STATUS", "BYTES", "SAME AS RECORDED"],
             alignments: [.right, .left, .left, .left, .right, .right, .left]

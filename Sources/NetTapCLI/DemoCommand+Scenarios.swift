@@ -8,20 +8,20 @@ import FoundationNetworking
 
 extension DemoCommand {
     /// The name of the bundled mocks file, in the `MockConfiguration` JSON format.
-    public static let mocksResourceName = "demo-mocks.json"
+    package static let mocksResourceName = "demo-mocks.json"
 
     /// The request the scenario switch sends once per scenario.
-    public static let cartStep = Step(caller: .async, method: "GET", url: baseURL + "/v1/cart")
+    package static let cartStep = Step(caller: .async, method: "GET", url: baseURL + "/v1/cart")
 
     /// One row of the scenario-switch table: the scenario that was active and what the request received.
-    public struct ScenarioRow: Sendable {
+    package struct ScenarioRow: Sendable {
         /// The scenario active when the request was sent.
-        public var scenario: String
+        package var scenario: String
         /// What the caller received and NetTap's capture of it.
-        public var result: Row
+        package var result: Row
 
         /// The `stub` annotation of the captured transaction (the stub that answered), or `-`.
-        public var stub: String {
+        package var stub: String {
             result.transaction?.annotations[MockHandler.stubAnnotation] ?? "-"
         }
     }
@@ -31,7 +31,7 @@ extension DemoCommand {
     /// - Returns: The parsed configuration and the file's bytes as bundled.
     /// - Throws: ``CLIError`` (exit 1) when the resource is missing or not a valid mocks file; the line names
     ///   the file and the JSON path.
-    public static func loadBundledMocks() throws(CLIError) -> (configuration: MockConfiguration, data: Data) {
+    package static func loadBundledMocks() throws(CLIError) -> (configuration: MockConfiguration, data: Data) {
         guard let url = Bundle.module.url(forResource: "demo-mocks", withExtension: "json") else {
             throw CLIError.failure(
                 command: "demo",
@@ -55,7 +55,7 @@ extension DemoCommand {
     ///   - interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: One row per scenario, in the configuration's order.
     /// - Throws: ``CLIError`` (exit 1) when the configuration names an unknown active scenario.
-    public static func runScenarioSwitch(
+    package static func runScenarioSwitch(
         _ configuration: MockConfiguration,
         through interceptor: Interceptor
     ) async throws(CLIError) -> [ScenarioRow] {
@@ -83,7 +83,7 @@ extension DemoCommand {
     ///
     /// - Parameter rows: The rows.
     /// - Returns: Lines ending with a newline.
-    public static func scenarioTable(_ rows: [ScenarioRow]) -> String {
+    package static func scenarioTable(_ rows: [ScenarioRow]) -> String {
         var table = TextTable(
             headings: ["SCENARIO", "STATUS", "BYTES", "MS", "ANSWERED BY", "STUB", "BODY OR ERROR"],
             alignments: [.left, .right, .right, .right, .left, .left, .left]

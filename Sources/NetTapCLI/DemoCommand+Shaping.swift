@@ -9,38 +9,38 @@ import FoundationNetworking
 
 extension DemoCommand {
     /// The download the shaping pass sends twice: once unshaped, once through the 3G preset.
-    public static let shapingStep = Step(caller: .async, method: "GET", url: baseURL + "/v1/photo.jpg")
+    package static let shapingStep = Step(caller: .async, method: "GET", url: baseURL + "/v1/photo.jpg")
 
     /// The size of the shaping pass's download body: 64 KiB (65,536 bytes).
-    public static let shapingBodySize = 64 * 1024
+    package static let shapingBodySize = 64 * 1024
 
     /// The preset the shaping pass applies: `NetworkProfile/threeG` (NLC "3G").
-    public static let shapingProfile = NetworkProfile.threeG
+    package static let shapingProfile = NetworkProfile.threeG
 
     /// The shaping pass's download body: ``shapingBodySize`` deterministic bytes (`i × 31 + 7` modulo 256).
-    public static let shapingBody = Data((0..<shapingBodySize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    package static let shapingBody = Data((0..<shapingBodySize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
 
     /// One row of the shaping table: the profile in force and what the download received.
-    public struct ShapingRow: Sendable {
+    package struct ShapingRow: Sendable {
         /// The profile's label: `none` or `3G`.
-        public var profile: String
+        package var profile: String
         /// What the caller received and NetTap's capture of it.
-        public var result: Row
+        package var result: Row
         /// The caller's elapsed time in milliseconds, from the send until the last body byte was received.
-        public var milliseconds: Double
+        package var milliseconds: Double
 
         /// The achieved rate in kilobits per second (1 kbit = 1,000 bits): bytes received × 8 / elapsed time.
         ///
         /// The elapsed time includes the profile's latency, so a shaped download achieves less than the
         /// preset's bandwidth.
-        public var kilobitsPerSecond: Double {
+        package var kilobitsPerSecond: Double {
             milliseconds > 0 ? Double(result.byteCount) * 8 / milliseconds : 0
         }
     }
 
     /// The least time the shaped download can take, in milliseconds: the preset's latency plus the body's size
     /// divided by its download rate.
-    public static var shapingMinimumMilliseconds: Double {
+    package static var shapingMinimumMilliseconds: Double {
         let latency = shapingProfile.latency.components
         let latencyMilliseconds = Double(latency.seconds) * 1000 + Double(latency.attoseconds) / 1e15
         let rate = Double(shapingProfile.downloadBytesPerSecond ?? 0)
@@ -52,7 +52,7 @@ extension DemoCommand {
     ///
     /// - Parameter interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: Two rows, unshaped then shaped.
-    public static func runShaping(through interceptor: Interceptor) async -> [ShapingRow] {
+    package static func runShaping(through interceptor: Interceptor) async -> [ShapingRow] {
         let url = URL(string: shapingStep.url) ?? URL(fileURLWithPath: "/")
         let stub = Stub(
             "photo",
@@ -78,7 +78,7 @@ extension DemoCommand {
     }
 
     /// The line naming the shaping preset's numbers and where they come from.
-    public static var shapingPresetLine: String {
+    package static var shapingPresetLine: String {
         let rate = shapingProfile.downloadBytesPerSecond ?? 0
         return "3G preset = Network Link Conditioner \"3G\" (NetworkProfile.threeG): 780 kbit/s (\(rate) B/s) down, "
             + "330 kbit/s up, 200 ms added round trip; floor for \(shapingBodySize) bytes: "
@@ -89,7 +89,7 @@ extension DemoCommand {
     ///
     /// - Parameter rows: The rows.
     /// - Returns: Lines ending with a newline.
-    public static func shapingTable(_ rows: [ShapingRow]) -> String {
+    package static func shapingTable(_ rows: [ShapingRow]) -> String {
         var table = TextTable(
             headings: ["PROFILE", "BYTES", "MS", "ACHIEVED RATE"],
             alignments: [.left, .right, .right, .right]

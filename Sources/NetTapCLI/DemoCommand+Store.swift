@@ -5,15 +5,15 @@ import NetTapStore
 
 extension DemoCommand {
     /// What the demo wrote at its end: the store and the HTML report made from it.
-    public struct StoreResult: Sendable {
+    package struct StoreResult: Sendable {
         /// The number of transactions in the store.
-        public var transactionCount: Int
+        package var transactionCount: Int
         /// The number of those with at least one finding.
-        public var findingCount: Int
+        package var findingCount: Int
         /// The store file.
-        public var storeURL: URL
+        package var storeURL: URL
         /// The HTML report.
-        public var reportURL: URL
+        package var reportURL: URL
     }
 
     /// Opens a new, empty store at `url` for the demo's transactions, replacing the store an earlier demo left

@@ -18,12 +18,12 @@ import FoundationNetworking
 ///
 /// With `--upstream URL` it also sends a GET and a POST to that server through NetTap's forwarding transport
 /// (answered by `network`).
-public struct DemoCommand: Command {
+package struct DemoCommand: Command {
     /// ``ConfigurationUse/apply``: the command sends requests, so `--config FILE` is applied to its interceptor.
-    public static var configurationUse: ConfigurationUse { .apply }
+    package static var configurationUse: ConfigurationUse { .apply }
 
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "demo",
         summary: "Sends real URLSession requests through NetTap, answered from a bundled HAR; no network needed.",
         options: [
@@ -100,49 +100,49 @@ public struct DemoCommand: Command {
     )
 
     /// The name the HAR responder answers under, shown in the table's ANSWERED BY column.
-    public static let responderName = "demo.har"
+    package static let responderName = "demo.har"
 
     /// The fictional API the bundled capture describes.
-    public static let baseURL = "https://api.nettap.example"
+    package static let baseURL = "https://api.nettap.example"
 
     /// One request the demo sends.
-    public struct Step: Sendable, Hashable {
+    package struct Step: Sendable, Hashable {
         /// The caller style.
-        public var caller: DemoCaller
+        package var caller: DemoCaller
         /// The method.
-        public var method: String
+        package var method: String
         /// The URL.
-        public var url: String
+        package var url: String
         /// The JSON body, if any.
-        public var body: String?
+        package var body: String?
     }
 
     /// One row of the demo's table: a request and what came of it.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// The caller style that sent it.
-        public var caller: DemoCaller
+        package var caller: DemoCaller
         /// The method.
-        public var method: String
+        package var method: String
         /// The URL.
-        public var url: String
+        package var url: String
         /// The status the caller received, or `nil` when the request failed.
-        public var statusCode: Int?
+        package var statusCode: Int?
         /// The number of body bytes the caller received.
-        public var byteCount: Int { data.count }
+        package var byteCount: Int { data.count }
         /// The body bytes the caller received.
-        public var data: Data
+        package var data: Data
         /// The transaction's duration in milliseconds, from NetTap's capture.
-        public var milliseconds: Double?
+        package var milliseconds: Double?
         /// Who answered (`Transaction/answeredBy`), or `?` when the capture is missing.
-        public var answeredBy: String
+        package var answeredBy: String
         /// The error the caller received, if any.
-        public var error: URLError?
+        package var error: URLError?
         /// The captured transaction.
-        public var transaction: Transaction?
+        package var transaction: Transaction?
     }
 
     /// The requests to the bundled API, in the order they are sent.
-    public static let steps: [Step] = [
+    package static let steps: [Step] = [
         Step(caller: .async, method: "GET", url: baseURL + "/v1/profile"),
         Step(caller: .async, method: "GET", url: baseURL + "/v1/items?page=1"),
         Step(
@@ -166,23 +166,23 @@ public struct DemoCommand: Command {
     ]
 
     /// The upstream server, when given.
-    public var upstream: URL?
+    package var upstream: URL?
     /// Where to write the HAR, as typed.
-    public var harPath: String
+    package var harPath: String
     /// Where to record the cassette, as typed.
-    public var cassettePath: String
+    package var cassettePath: String
     /// Where to write the copy of the mocks file, as typed.
-    public var mocksPath: String
+    package var mocksPath: String
     /// Where to write the SQLite store of every demo request, as typed.
-    public var storePath: String
+    package var storePath: String
     /// Where to write the HTML report of the store, as typed.
-    public var reportPath: String
+    package var reportPath: String
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` when `--upstream` is not an absolute http(s) URL.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         if let text = arguments.value("--upstream") {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 !(url.host ?? "").isEmpty
@@ -222,7 +222,7 @@ public struct DemoCommand: Command {
     ///   replay differs from its recording, the shaped download's bytes differ, a local file or the fallback is
     ///   wrong, a findings request trips no rule, the store path holds another file, or a file cannot be
     ///   written.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let document = try Self.loadBundledCapture()
         let mocks = try Self.loadBundledMocks()
         let interceptor = environment.interceptor
@@ -413,7 +413,7 @@ public struct DemoCommand: Command {
     ///
     /// - Returns: The capture.
     /// - Throws: ``CLIError`` (exit 1) when the resource is missing or invalid.
-    public static func loadBundledCapture() throws(CLIError) -> HARDocument {
+    package static func loadBundledCapture() throws(CLIError) -> HARDocument {
         guard let url = Bundle.module.url(forResource: "demo", withExtension: "har") else {
             throw CLIError.failure(command: "demo", input: "demo.har", message: "the bundled capture is missing")
         }
@@ -432,7 +432,7 @@ public struct DemoCommand: Command {
     ///     default.
     ///   - interceptor: The interceptor to send through.
     /// - Returns: The table row.
-    public static func send(
+    package static func send(
         _ step: Step,
         headers: [String: String] = [:],
         through interceptor: Interceptor
@@ -473,7 +473,7 @@ public struct DemoCommand: Command {
     ///
     /// - Parameter rows: The rows.
     /// - Returns: Lines ending with a newline.
-    public static func table(_ rows: [Row]) -> String {
+    package static func table(_ rows: [Row]) -> String {
         var table = TextTable(
             headings: ["#", "CALLER", "METHOD", "URL", "STATUS", "BYTES", "MS", "ANSWERED BY"],
             alignments: [.right, .left, .left, .left, .right, .right, .right, .left]
@@ -492,7 +492,7 @@ public struct DemoCommand: Command {
     ///
     /// - Parameter rows: The rows.
     /// - Returns: One line without a newline.
-    public static func summary(_ rows: [Row]) -> String {
+    package static func summary(_ rows: [Row]) -> String {
         let callers = DemoCaller.allCases.map { caller in
             "\(caller.rawValue) \(rows.filter { $0.caller == caller }.count)"
         }

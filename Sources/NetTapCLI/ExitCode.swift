@@ -1,7 +1,7 @@
 import Foundation
 
 /// The process exit codes of `nettap`.
-public enum ExitCode: Int32, Sendable, Hashable {
+package enum ExitCode: Int32, Sendable, Hashable {
     /// The command succeeded.
     case success = 0
     /// The command failed (network error, unreadable or invalid file).

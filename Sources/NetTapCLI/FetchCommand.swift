@@ -23,12 +23,12 @@ import FoundationNetworking
 ///
 /// Exit codes: 0 when any HTTP response arrived (also 4xx and 5xx, as curl without `--fail`), 1 on a
 /// network error (the line names the `URLError` code) or an unreadable data file, 2 on bad arguments.
-public struct FetchCommand: Command {
+package struct FetchCommand: Command {
     /// ``ConfigurationUse/apply``: the command sends requests, so `--config FILE` is applied to its interceptor.
-    public static var configurationUse: ConfigurationUse { .apply }
+    package static var configurationUse: ConfigurationUse { .apply }
 
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "fetch",
         summary: "Sends one request through NetTap and prints the response.",
         positionals: [PositionalSpec(name: "URL", help: "The http or https URL to request.")],
@@ -108,7 +108,7 @@ public struct FetchCommand: Command {
     )
 
     /// Where the request body comes from.
-    public enum Body: Sendable, Hashable {
+    package enum Body: Sendable, Hashable {
         /// Bytes given on the command line (`-d`).
         case inline(Data)
         /// A file to read (`--data-file`), as typed.
@@ -116,34 +116,34 @@ public struct FetchCommand: Command {
     }
 
     /// The URL to request.
-    public var url: URL
+    package var url: URL
     /// The method.
-    public var method: String
+    package var method: String
     /// Header fields to add, in order.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The request body, if any.
-    public var body: Body?
+    package var body: Body?
     /// Where to write the HAR file, as typed; `nil` writes none.
-    public var harPath: String?
+    package var harPath: String?
     /// Whether to print the status line and headers before the body.
-    public var includesHeaders: Bool
+    package var includesHeaders: Bool
     /// Whether to print the wire facts and the request head after the summary line (`-v`, `--verbose`).
-    public var isVerbose: Bool
+    package var isVerbose: Bool
     /// The request timeout in seconds; `nil` keeps URLSession's 60.
-    public var timeoutSeconds: Double?
+    package var timeoutSeconds: Double?
     /// Whether to send through `URLSession.shared` (global installation) instead of a session of its own.
-    public var usesSharedSession: Bool
+    package var usesSharedSession: Bool
     /// The network profile to shape the request with (`--profile`), or `nil` for none.
-    public var profile: NetworkProfile?
+    package var profile: NetworkProfile?
     /// The `--profile` name as typed, shown in the summary line.
-    public var profileName: String?
+    package var profileName: String?
     /// Where to write the body (`-o`), as typed; `nil` prints it.
-    public var outputPath: String?
+    package var outputPath: String?
     /// Whether the capture, the HAR file, the printed headers and messages are redacted (no `--no-redact`).
-    public var redacts: Bool
+    package var redacts: Bool
 
     /// What redacts the capture and the output: `Redactor.default`, or `Redactor.disabled` with `--no-redact`.
-    public var redactor: Redactor { redacts ? .default : .disabled }
+    package var redactor: Redactor { redacts ? .default : .disabled }
 
     /// Creates the command from parsed arguments.
     ///
@@ -151,7 +151,7 @@ public struct FetchCommand: Command {
     /// - Throws: A usage ``CLIError`` for a URL that is not http(s), a malformed header (or one whose value holds
     ///   CR, LF or NUL), method or timeout, both `-d` and `--data-file`, a body with GET or HEAD, or a
     ///   `--profile` name that is not a preset (the message lists the names).
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         let text = arguments.positionals.first ?? ""
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
@@ -234,7 +234,7 @@ public struct FetchCommand: Command {
     /// - Parameter environment: Outputs and the interceptor to send through.
     /// - Returns: ``ExitCode/success`` when a response arrived.
     /// - Throws: ``CLIError`` (exit 1) on a network error, an unreadable data file or an unwritable HAR path.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         var request = URLRequest(url: url)
         request.httpMethod = method
         for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }

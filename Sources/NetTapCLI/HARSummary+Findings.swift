@@ -5,17 +5,17 @@ import NetTapHAR
 
 extension HARSummary {
     /// One finding of the summarized file: which entry, the request, and the finding without secrets.
-    public struct FindingEntry: Sendable, Hashable, Codable {
+    package struct FindingEntry: Sendable, Hashable, Codable {
         /// The entry's position in `log.entries`, from 0.
-        public var index: Int
+        package var index: Int
         /// The request method.
-        public var method: String
+        package var method: String
         /// The request URL without query, fragment and user info (they may hold the secret found).
-        public var url: String
+        package var url: String
         /// The finding.
-        public var finding: Finding
+        package var finding: Finding
         /// Whether `nettap report --audit` found it now (`true`) or the capture recorded it (`false`).
-        public var isFromAudit: Bool
+        package var isFromAudit: Bool
     }
 
     /// The findings recorded in NetTap's `_netTap` entry records (integrity, audit, …), in entry order, then
@@ -70,7 +70,7 @@ extension HARSummary {
     /// `mock save --entry` takes them), which differ from positions in `log.entries` once entries were left out.
     ///
     /// - Parameter log: The log the summary was made from.
-    public mutating func numberEntries(asIn log: HARLog) {
+    package mutating func numberEntries(asIn log: HARLog) {
         guard !log.leftOutEntryPositions.isEmpty else { return }
         for index in slowest.indices { slowest[index].index = log.filePosition(ofEntry: slowest[index].index) }
         for index in findings.indices { findings[index].index = log.filePosition(ofEntry: findings[index].index) }

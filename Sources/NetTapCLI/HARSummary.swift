@@ -25,43 +25,43 @@ import NetTapReport
 /// summary.total.requests        // 52
 /// summary.hosts.first?.host     // "example.com"
 /// ```
-public struct HARSummary: Sendable, Hashable, Codable {
+package struct HARSummary: Sendable, Hashable, Codable {
     /// How many entries had one status code.
-    public struct StatusCount: Sendable, Hashable, Codable {
+    package struct StatusCount: Sendable, Hashable, Codable {
         /// The HTTP status code (0 for no response).
-        public var status: Int
+        package var status: Int
         /// The number of transactions (or redirect hops) with it.
-        public var count: Int
+        package var count: Int
     }
 
     /// One entry of the slowest list.
-    public struct SlowEntry: Sendable, Hashable, Codable {
+    package struct SlowEntry: Sendable, Hashable, Codable {
         /// The entry's position in the log, from 0.
-        public var index: Int
+        package var index: Int
         /// The request method.
-        public var method: String
+        package var method: String
         /// The request URL, redacted unless the summary was made with `Redactor.disabled`.
-        public var url: String
+        package var url: String
         /// The response status.
-        public var status: Int
+        package var status: Int
         /// The protocol of the final exchange (`HTTP/1.1`, `HTTP/2`, …), when the entry says
         /// (`HAREntry.negotiatedHTTPVersion`).
-        public var httpVersion: String?
+        package var httpVersion: String?
         /// The transaction's duration, in milliseconds (`Timings.duration`: the entry's `time`, plus its
         /// redirect hops').
-        public var milliseconds: Double
+        package var milliseconds: Double
     }
 
     /// How many entries one source answered (NetTap's `answeredBy`), and which stubs or cassette entries.
-    public struct SourceCount: Sendable, Hashable, Codable {
+    package struct SourceCount: Sendable, Hashable, Codable {
         /// Who answered: `network`, `mock`, `cassette`, or another handler's name, from the entry's `_netTap`
         /// record; entries of other tools count as `network`.
-        public var source: String
+        package var source: String
         /// The number of entries.
-        public var count: Int
+        package var count: Int
         /// For stub answers, how often each stub answered, by name (`scenario/stub` for scenario stubs),
         /// most frequent first then by name; empty for other sources.
-        public var stubs: [NamedCount]
+        package var stubs: [NamedCount]
 
         /// Creates a count.
         ///
@@ -69,7 +69,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
         ///   - source: Who answered.
         ///   - count: The number of entries.
         ///   - stubs: Per-stub counts.
-        public init(source: String, count: Int, stubs: [NamedCount]) {
+        package init(source: String, count: Int, stubs: [NamedCount]) {
             self.source = source
             self.count = count
             self.stubs = stubs
@@ -77,49 +77,49 @@ public struct HARSummary: Sendable, Hashable, Codable {
     }
 
     /// A name and how often it occurred.
-    public struct NamedCount: Sendable, Hashable, Codable {
+    package struct NamedCount: Sendable, Hashable, Codable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The count.
-        public var count: Int
+        package var count: Int
 
         /// Creates a named count.
         ///
         /// - Parameters:
         ///   - name: The name.
         ///   - count: The count.
-        public init(name: String, count: Int) {
+        package init(name: String, count: Int) {
             self.name = name
             self.count = count
         }
     }
 
     /// The number of HAR entries in the log, redirect hop entries included.
-    public var entryCount: Int
+    package var entryCount: Int
     /// The number of transactions: the entries, less the redirect hop entries NetTap folds into their
     /// transaction.
-    public var transactionCount: Int
+    package var transactionCount: Int
     /// The number of redirect hop entries counted with their transaction rather than as requests.
-    public var redirectHopCount: Int
+    package var redirectHopCount: Int
     /// The statuses of the redirect hops, ascending; they are not in ``statusCounts``.
-    public var redirectHopStatusCounts: [StatusCount]
+    package var redirectHopStatusCounts: [StatusCount]
     /// Per-host statistics, most requests first, then by host name (`FlowStatistics.hosts`).
-    public var hosts: [FlowStatistics.Totals]
+    package var hosts: [FlowStatistics.Totals]
     /// The statistics of every transaction; its host is `(all)` (`FlowStatistics.total`, the same object
     /// `nettap stats --json` prints).
-    public var total: FlowStatistics.Totals
+    package var total: FlowStatistics.Totals
     /// The status code histogram of the transactions (their final statuses), ascending by status.
-    public var statusCounts: [StatusCount]
+    package var statusCounts: [StatusCount]
     /// The slowest transactions, slowest first (ties in log order), at most the limit given at creation.
-    public var slowest: [SlowEntry]
+    package var slowest: [SlowEntry]
     /// Who answered the entries, most entries first then by name: the network, a stub, a cassette, … Only HAR
     /// files written by NetTap know; entries from other tools all count as `network`.
-    public var answeredBy: [SourceCount]
+    package var answeredBy: [SourceCount]
     /// The findings: those NetTap recorded in the entries (integrity mismatches, audit findings), and with
     /// `nettap report --audit` those the audit rules find now; most severe first.
-    public var findings: [FindingEntry] = []
+    package var findings: [FindingEntry] = []
     /// Whether the URLs were redacted: `on`, or `off` for a summary made with `Redactor.disabled`.
-    public var redaction: String
+    package var redaction: String
 
     /// Computes the summary of HAR entries.
     ///
@@ -128,7 +128,7 @@ public struct HARSummary: Sendable, Hashable, Codable {
     ///   - slowestLimit: How many of the slowest entries to list; 10 by default.
     ///   - redactor: What is redacted in the URLs listed; `Redactor.default` by default.
     /// - Complexity: O(n log n) in the number of entries.
-    public init(entries: [HAREntry], slowestLimit: Int = 10, redactor: Redactor = .default) {
+    package init(entries: [HAREntry], slowestLimit: Int = 10, redactor: Redactor = .default) {
         entryCount = entries.count
         let indexed = HARDocument.indexedTransactions(of: entries)
         let transactions = indexed.map(\.transaction)

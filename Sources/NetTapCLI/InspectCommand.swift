@@ -11,9 +11,9 @@ import NetTapInspector
 ///
 /// Exit codes: 0 after an interrupt, 1 the file is missing, not HAR or not a readable store, or the port is in
 /// use, 2 usage error.
-public struct InspectCommand: Command {
+package struct InspectCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "inspect",
         summary: "Serves a HAR file or NetTap store to Chrome DevTools' Network panel, as a live app's inspector.",
         positionals: [
@@ -39,21 +39,21 @@ public struct InspectCommand: Command {
     )
 
     /// The file, as typed.
-    public var path: String
+    package var path: String
     /// The port; 0 for a free one.
-    public var port: Int
+    package var port: Int
     /// The address to listen on.
-    public var address: String
+    package var address: String
     /// Whether secrets are redacted (no `--no-redact`).
-    public var redacts: Bool
+    package var redacts: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
-    public var strict: Bool
+    package var strict: Bool
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` for a port that is not a number from 0 to 65535.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         address = arguments.value("--address") ?? "127.0.0.1"
         redacts = !arguments.has("--no-redact")
@@ -74,7 +74,7 @@ public struct InspectCommand: Command {
     /// - Parameter environment: Outputs and working directory.
     /// - Returns: ``ExitCode/success`` once cancelled.
     /// - Throws: ``CLIError`` for a missing or invalid file, or a port in use.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let read = try await CaptureFile.transactions(path, command: "inspect", strict: strict, in: environment)
         let transactions = redacts ? Redactor.default.redact(transactions: read).map(\.value) : read
         let inspector: DevToolsInspector

@@ -14,9 +14,9 @@ import FoundationNetworking
 ///
 /// Exit codes: 0 listed, 1 the file is missing or invalid (the line names the file and the JSON path),
 /// 2 usage error.
-public struct MockListCommand: Command {
+package struct MockListCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "mock list",
         summary: "Lists the scenarios and stubs of a mocks file: matchers, responses, what is active.",
         positionals: [PositionalSpec(name: "MOCKS.json", help: "A mocks file or a nettap.json with a mocks section.")],
@@ -30,12 +30,12 @@ public struct MockListCommand: Command {
     )
 
     /// The mocks file, as typed.
-    public var path: String
+    package var path: String
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
-    public init(arguments: ParsedArguments) {
+    package init(arguments: ParsedArguments) {
         path = arguments.positionals.first ?? ""
     }
 
@@ -45,7 +45,7 @@ public struct MockListCommand: Command {
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the file, and the JSON path or line and column, when it is missing
     ///   or invalid.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let url = environment.fileURL(path)
         if let reason = Formatting.unreadableFileReason(url) {
             throw CLIError.failure(command: Self.spec.name, input: path, message: reason)
@@ -73,7 +73,7 @@ public struct MockListCommand: Command {
     ///   - configuration: The stubs and scenarios.
     ///   - file: The file name shown in the first line.
     /// - Returns: Lines ending with a newline.
-    public static func text(_ configuration: MockConfiguration, file: String) -> String {
+    package static func text(_ configuration: MockConfiguration, file: String) -> String {
         let stubCount = configuration.stubs.count
         let scenarioCount = configuration.scenarios.count
         let active = configuration.activeScenario.map { "\"\($0)\"" } ?? "none"

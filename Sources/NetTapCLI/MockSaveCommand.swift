@@ -15,9 +15,9 @@ import NetTapMocking
 ///
 /// Exit codes: 0 saved, 1 a file is missing or invalid (the line names the file and the JSON path) or the
 /// entry cannot become a stub, 2 usage error (including an entry index out of range).
-public struct MockSaveCommand: Command {
+package struct MockSaveCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "mock save",
         summary: "Saves one HAR entry as a stub (secrets redacted) in a mocks file or nettap.json.",
         positionals: [PositionalSpec(name: "HAR_FILE", help: "The HAR 1.2 file (from a browser, a proxy or NetTap).")],
@@ -62,7 +62,7 @@ public struct MockSaveCommand: Command {
     )
 
     /// How the entry is chosen.
-    public enum Selection: Sendable, Hashable {
+    package enum Selection: Sendable, Hashable {
         /// The only entry of the file.
         case only
         /// The entry at this index of `log.entries` (from 0).
@@ -72,26 +72,26 @@ public struct MockSaveCommand: Command {
     }
 
     /// The HAR file, as typed.
-    public var harPath: String
+    package var harPath: String
     /// The mocks file, as typed.
-    public var mocksPath: String
+    package var mocksPath: String
     /// How the entry is chosen.
-    public var selection: Selection
+    package var selection: Selection
     /// The scenario to add to, or `nil` for the base stubs.
-    public var scenario: String?
+    package var scenario: String?
     /// The stub's name, or `nil` for `METHOD /path`.
-    public var stubName: String?
+    package var stubName: String?
     /// Whether secrets are redacted.
-    public var redacts: Bool
+    package var redacts: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
-    public var strict: Bool
+    package var strict: Bool
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` when `--entry` is not a whole number ≥ 0, when both `--entry` and
     ///   `--match` are given, or when a name is empty.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         harPath = arguments.positionals.first ?? ""
         mocksPath = arguments.value("--to") ?? ""
         let entry = arguments.value("--entry")
@@ -146,7 +146,7 @@ public struct MockSaveCommand: Command {
     ///   naming the entry (`$.log.entries[N]`) when it cannot become a stub, naming the mocks file (and the
     ///   JSON path) when it is invalid or cannot be written; exit 2 when `--entry` is out of range, `--match`
     ///   finds no entry or several, or the HAR holds several entries and neither was given.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let command = Self.spec.name
         let harURL = environment.fileURL(harPath)
         if let reason = Formatting.unreadableFileReason(harURL) {

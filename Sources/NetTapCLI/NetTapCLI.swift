@@ -13,20 +13,20 @@ import NetTapCore
 /// Exit codes: 0 success, 1 failure (network error, unreadable file), 2 usage error. Errors are one line
 /// on standard error naming the command and the input at fault.
 ///
-/// Every command accepts `--config FILE` (``CommandSpec/configOption``); what happens to it depends on the
-/// command's ``Command/configurationUse``:
+/// Every command accepts `--config FILE` (`CommandSpec.configOption`); what happens to it depends on the
+/// command's `Command.configurationUse`:
 ///
 /// | Commands | Sections used | Side effects |
 /// |---|---|---|
 /// | `fetch`, `demo` | all: applied to the interceptor (`NetTapConfiguration.apply(to:)`) | store opened, cache folder created, cassette recorded (flushed after the command) |
-/// | `report`, `stats`, `query`, `mock save`, `mock list` | `redaction` (``CommandEnvironment/configuredRedactor``) | none: the file is only read |
+/// | `report`, `stats`, `query`, `mock save`, `mock list` | `redaction` (`CommandEnvironment.configuredRedactor`) | none: the file is only read |
 /// | `config check` | all, validated | none |
 ///
 /// The file's first error fails the command with exit code 1. Commands find it in
-/// ``CommandEnvironment/configuration`` (and ``CommandEnvironment/appliedConfiguration`` when applied).
+/// `CommandEnvironment.configuration` (and `CommandEnvironment.appliedConfiguration` when applied).
 public enum NetTapCLI {
     /// The tool's version, printed by `nettap --version`.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// What `nettap --version` prints: the version, then what this build forwards with.
     static var versionText: String {
@@ -47,7 +47,7 @@ public enum NetTapCLI {
     ///
     /// A command whose name has two words (`mock save`) belongs to a group (`mock`): `nettap mock` and
     /// `nettap help mock` list the group's commands.
-    public static let commands: [any Command.Type] = [
+    package static let commands: [any Command.Type] = [
         DemoCommand.self, FetchCommand.self, ReportCommand.self, StatsCommand.self, QueryCommand.self,
         InspectCommand.self,
         MockSaveCommand.self, MockListCommand.self, ConfigCheckCommand.self,
@@ -87,7 +87,7 @@ public enum NetTapCLI {
     ///   - arguments: The arguments after the program name.
     ///   - environment: Outputs, interceptor and working directory.
     /// - Returns: The exit code.
-    public static func run<Arguments: Sequence<String>>(
+    package static func run<Arguments: Sequence<String>>(
         arguments: Arguments,
         in environment: CommandEnvironment
     ) async -> ExitCode {
@@ -100,7 +100,7 @@ public enum NetTapCLI {
     }
 
     /// The top-level help: usage, commands and exit codes.
-    public static var helpText: String {
+    package static var helpText: String {
         let width = (commands.map { $0.spec.name.count } + [4]).max() ?? 4
         var lines = [
             "nettap \(version): see, record, mock, replay and shape URLSession traffic through NetTap.",

@@ -11,9 +11,9 @@ import NetTapStore
 ///
 /// Exit codes: 0 done, 1 the store is missing, damaged, not a NetTap store or of a newer schema (the line names
 /// the file), or OUT cannot be written; 2 usage error (a malformed filter names the option).
-public struct QueryCommand: Command {
+package struct QueryCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "query",
         summary: "Lists or exports the transactions of a NetTap SQLite store, filtered by time, host, status and more.",
         positionals: [PositionalSpec(name: "STORE", help: "The store file a TransactionStore wrote.")],
@@ -72,18 +72,18 @@ public struct QueryCommand: Command {
     )
 
     /// The store file, as typed.
-    public var path: String
+    package var path: String
     /// The filters.
-    public var query: StoreQuery
+    package var query: StoreQuery
     /// Where to write a HAR file, or `nil` to print a table.
-    public var harPath: String?
+    package var harPath: String?
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` naming the option when a status class, date, host pattern or limit is
     ///   malformed.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         harPath = arguments.value("--har")
         var query = StoreQuery()
@@ -143,7 +143,7 @@ public struct QueryCommand: Command {
     /// - Parameter environment: Outputs and working directory.
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the store or OUT.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         if let harPath, Formatting.isSameFile(environment.fileURL(harPath), environment.fileURL(path)) {
             throw CLIError.usage(
                 command: "query",
@@ -203,7 +203,7 @@ public struct QueryCommand: Command {
     ///   - total: How many matched in all (before the limit).
     ///   - file: The store's name shown in the first line.
     /// - Returns: Lines ending with a newline.
-    public static func text(_ transactions: [Transaction], matching total: Int, file: String) -> String {
+    package static func text(_ transactions: [Transaction], matching total: Int, file: String) -> String {
         let shown = transactions.count == total ? "" : " (showing \(transactions.count))"
         let output = "\(file): \(total) matching transaction\(total == 1 ? "" : "s")\(shown)\n"
         guard !transactions.isEmpty else { return output }

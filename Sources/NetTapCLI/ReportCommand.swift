@@ -16,9 +16,9 @@ import NetTapStore
 ///
 /// Exit codes: 0 done, 1 the file is missing, not a valid HAR or not a readable NetTap store (the line names
 /// the file and the JSON path or the problem), 2 usage error.
-public struct ReportCommand: Command {
+package struct ReportCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "report",
         summary:
             "Summarizes a HAR file or NetTap store: per-host traffic, percentiles, statuses, who answered, slowest.",
@@ -77,25 +77,25 @@ public struct ReportCommand: Command {
     )
 
     /// The HAR file, as typed.
-    public var path: String
+    package var path: String
     /// Whether to print JSON.
-    public var printsJSON: Bool
+    package var printsJSON: Bool
     /// How many slowest entries to list.
-    public var slowestLimit: Int
+    package var slowestLimit: Int
     /// Whether to run the audit rules on every entry (`--audit`).
-    public var audits: Bool
+    package var audits: Bool
     /// Whether URLs are redacted (no `--no-redact`).
-    public var redacts: Bool
+    package var redacts: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
-    public var strict: Bool
+    package var strict: Bool
     /// Where to write the HTML report (`--html`), as typed; `nil` for none.
-    public var htmlPath: String?
+    package var htmlPath: String?
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` when `--slowest` is not a whole number ≥ 0.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         printsJSON = arguments.has("--json")
         audits = arguments.has("--audit")
@@ -121,7 +121,7 @@ public struct ReportCommand: Command {
     /// - Parameter environment: Outputs and working directory.
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the file when it is missing or not a valid HAR.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let fileURL = environment.fileURL(path)
         if let reason = Formatting.unreadableFileReason(fileURL) {
             throw CLIError.failure(command: "report", input: path, message: reason)
@@ -183,7 +183,7 @@ public struct ReportCommand: Command {
     ///   - summary: The summary.
     ///   - file: The file name shown in the first line.
     /// - Returns: Lines ending with a newline.
-    public static func text(_ summary: HARSummary, file: String) -> String {
+    package static func text(_ summary: HARSummary, file: String) -> String {
         let hostCount = summary.hosts.count
         var count = ReportFormat.counted(summary.transactionCount, "transaction")
         if summary.redirectHopCount > 0 {

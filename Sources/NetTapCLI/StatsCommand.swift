@@ -14,9 +14,9 @@ import NetTapReport
 /// summary of the 1-second series (its peaks) and names `--by time` for the full series.
 ///
 /// Exit codes: 0 done, 1 the file is missing, not a valid HAR or not a readable NetTap store, 2 usage error.
-public struct StatsCommand: Command {
+package struct StatsCommand: Command {
     /// The command's description.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "stats",
         summary: "Flow statistics of a HAR file or NetTap store: per host, or bytes and requests per second.",
         positionals: [
@@ -65,7 +65,7 @@ public struct StatsCommand: Command {
     )
 
     /// How the statistics are grouped.
-    public enum Grouping: String, Sendable {
+    package enum Grouping: String, Sendable {
         /// One row per host, then the total, who answered, and the peaks of the series.
         case host
         /// One row per time bucket.
@@ -73,28 +73,28 @@ public struct StatsCommand: Command {
     }
 
     /// The most rows a time series prints.
-    public static let rowLimit = 1_000
+    package static let rowLimit = 1_000
 
     /// The file, as typed.
-    public var path: String
+    package var path: String
     /// Whether the statistics are printed as JSON (`--json`).
-    public var printsJSON: Bool
+    package var printsJSON: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
-    public var strict: Bool
+    package var strict: Bool
     /// The grouping.
-    public var grouping: Grouping
+    package var grouping: Grouping
     /// The longest `--bucket`, in seconds (about 31 years); longer ones could not be counted in milliseconds.
-    public static let maximumBucketSeconds: Double = 1_000_000_000
+    package static let maximumBucketSeconds: Double = 1_000_000_000
 
     /// The bucket of the time series, in seconds: `--bucket`, 60 for `--by minute`, else 1.
-    public var bucketSeconds: Double
+    package var bucketSeconds: Double
 
     /// Creates the command from parsed arguments.
     ///
     /// - Parameter arguments: Parsed with ``spec``.
     /// - Throws: A usage ``CLIError`` for an unknown `--by` value, a `--bucket` that is not a number ≥ 0.001,
     ///   or `--bucket` with `--by host` or `--by minute`.
-    public init(arguments: ParsedArguments) throws(CLIError) {
+    package init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         strict = arguments.has("--strict")
         printsJSON = arguments.has("--json")
@@ -143,7 +143,7 @@ public struct StatsCommand: Command {
     /// - Parameter environment: Outputs and working directory.
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the file when it cannot be read.
-    public func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
+    package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
         let transactions = try await CaptureFile.transactions(path, command: "stats", strict: strict, in: environment)
         let statistics = Self.statistics(of: transactions, bucketSeconds: bucketSeconds)
         if printsJSON {
@@ -201,7 +201,7 @@ public struct StatsCommand: Command {
     ///   - transactions: The transactions.
     ///   - bucketSeconds: The bucket, in seconds.
     /// - Returns: The statistics.
-    public static func statistics(of transactions: [Transaction], bucketSeconds: Double) -> FlowStatistics {
+    package static func statistics(of transactions: [Transaction], bucketSeconds: Double) -> FlowStatistics {
         let seconds = min(max(bucketSeconds, 0.001), maximumBucketSeconds)
         let bucket = Duration.milliseconds(Int64((seconds * 1000).rounded()))
         let sparse = FlowStatistics(
@@ -221,7 +221,7 @@ public struct StatsCommand: Command {
     ///   - grouping: Per host or per time bucket.
     ///   - file: The file name shown in the first line.
     /// - Returns: Lines ending with a newline.
-    public static func text(_ statistics: FlowStatistics, grouping: Grouping, file: String) -> String {
+    package static func text(_ statistics: FlowStatistics, grouping: Grouping, file: String) -> String {
         let total = statistics.total
         var output =
             "\(file): \(ReportFormat.counted(total.requests, "transaction")), "
