@@ -128,6 +128,13 @@ let package = Package(
             exclude: ["FaultServer.py"],
             swiftSettings: strict
         ),
+        // Declares the names apps import from Alamofire, swift-http-types, SwiftUI and swift-clocks.
+        .target(name: "EcosystemStandIn", path: "Tests/EcosystemStandIn", swiftSettings: strict),
+        .testTarget(
+            name: "NameCoexistenceTests",
+            dependencies: ["NetTap", "NetTapTesting", "EcosystemStandIn"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NetTapCoreTests", dependencies: ["NetTapCore", "NetTapTesting"]),
         .testTarget(name: "NetTapTests", dependencies: ["NetTap", "NetTapTesting", "NetTapTestSupport"]),
         .testTarget(

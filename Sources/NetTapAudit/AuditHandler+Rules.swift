@@ -13,7 +13,7 @@ extension AuditHandler {
     /// - Parameter transaction: A transaction, for example from `CaptureLog.transactions` or a HAR import.
     /// - Returns: The findings, in the order the live handler would add them.
     /// - Complexity: O(scanned body bytes).
-    public func findings(for transaction: Transaction) -> [Finding] {
+    public func findings(for transaction: CapturedTransaction) -> [Finding] {
         let request = transaction.request
         var findings = requestFindings(url: request.url, headers: request.headers, body: request.body?.data)
         for hop in transaction.redirects {
@@ -56,7 +56,7 @@ extension AuditHandler {
 
     // MARK: - Request
 
-    func requestFindings(url: URL, headers: HTTPHeaders, body: Data?) -> [Finding] {
+    func requestFindings(url: URL, headers: HeaderFields, body: Data?) -> [Finding] {
         var list = FindingList(disabled: disabledRules, url: url)
         let isPlaintext = url.scheme?.lowercased() == "http"
         if isPlaintext {
@@ -86,7 +86,7 @@ extension AuditHandler {
         return list.findings
     }
 
-    private func plaintextHeaders(_ headers: HTTPHeaders, url: URL, into list: inout FindingList) {
+    private func plaintextHeaders(_ headers: HeaderFields, url: URL, into list: inout FindingList) {
         let severity = list.plaintextSeverity
         for field in headers where !field.value.isEmpty {
             let lowered = field.name.lowercased()
@@ -208,7 +208,7 @@ extension AuditHandler {
 
     // MARK: - Response
 
-    func cookieFindings(url: URL, headers: HTTPHeaders) -> [Finding] {
+    func cookieFindings(url: URL, headers: HeaderFields) -> [Finding] {
         var list = FindingList(disabled: disabledRules, url: url)
         let isPlaintext = url.scheme?.lowercased() == "http"
         for cookie in SetCookie.parse(headers.values(for: "Set-Cookie")) where !cookie.isDeletion {

@@ -43,7 +43,7 @@ import FoundationNetworking
 /// - Each rule reports a location once per request, however often the value repeats.
 ///
 /// ```swift
-/// let interceptor = Interceptor()
+/// let interceptor = NetTapInterceptor()
 /// interceptor.handlers = [
 ///     AuditHandler(firstPartyHosts: ["example.com", "*.example.com"], imageSizeLimit: 300_000),
 ///     MockHandler(mocks: mocks),
@@ -131,9 +131,9 @@ public struct AuditHandler: TransactionHandler {
     /// - Throws: What `next` throws, unchanged.
     /// - Complexity: O(scanned request bytes) before `next`; O(1) per body chunk; O(kept bytes) once at the end
     ///   of a scanned body.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         if let url = request.url {
-            let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+            let headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
             for finding in requestFindings(url: url, headers: headers, body: request.httpBody) {
                 context.addFinding(finding)
             }
@@ -153,11 +153,11 @@ public struct AuditHandler: TransactionHandler {
 
     /// The response with its body teed into a scan, or the response itself when its body is not scanned.
     private func observingBody(
-        of response: HTTPResponse,
+        of response: HandlerResponse,
         url: URL,
         method: String,
         context: TransactionContext
-    ) -> HTTPResponse {
+    ) -> HandlerResponse {
         guard method.uppercased() != "HEAD", response.statusCode != 204, response.statusCode != 304 else {
             return response
         }

@@ -4,7 +4,7 @@ import NetTapCore
 /// One finding together with the transaction it was made on, as listed by `findings(minimumSeverity:rule:)`.
 public struct TransactionFinding: Sendable, Hashable {
     /// The transaction the finding belongs to.
-    public var transaction: Transaction
+    public var transaction: CapturedTransaction
     /// The finding.
     public var finding: Finding
 
@@ -13,7 +13,7 @@ public struct TransactionFinding: Sendable, Hashable {
     /// - Parameters:
     ///   - transaction: The transaction.
     ///   - finding: One of its findings.
-    public init(transaction: Transaction, finding: Finding) {
+    public init(transaction: CapturedTransaction, finding: Finding) {
         self.transaction = transaction
         self.finding = finding
     }
@@ -26,7 +26,7 @@ public struct TransactionFinding: Sendable, Hashable {
     }
 }
 
-extension Sequence where Element == Transaction {
+extension Sequence where Element == CapturedTransaction {
     /// The findings of these transactions, filtered by severity and rule, in transaction order and, within a
     /// transaction, in the order they were added.
     ///

@@ -36,7 +36,7 @@ enum CaptureFile {
         command: String,
         strict: Bool = false,
         in environment: CommandEnvironment
-    ) async throws(CLIError) -> [Transaction] {
+    ) async throws(CLIError) -> [CapturedTransaction] {
         let url = environment.fileURL(path)
         if let reason = Formatting.unreadableFileReason(url) {
             throw CLIError.failure(command: command, input: path, message: reason)
@@ -44,7 +44,7 @@ enum CaptureFile {
         let progress = ProgressBar("importing \(url.lastPathComponent)", output: environment.standardError)
         defer { progress.finish() }
         progress.update(0)
-        var transactions: [Transaction]
+        var transactions: [CapturedTransaction]
         if isSQLite(url) {
             let store = try QueryCommand.open(path, command: command, in: environment)
             do {

@@ -59,8 +59,8 @@ package struct CommandEnvironment: Sendable {
     package var standardOutput: CommandOutput
     /// Where diagnostics and error lines go.
     package var standardError: CommandOutput
-    /// The interceptor whose pipeline and capture log the command uses; `Interceptor/shared` in the tool.
-    package var interceptor: Interceptor
+    /// The interceptor whose pipeline and capture log the command uses; `NetTapInterceptor/shared` in the tool.
+    package var interceptor: NetTapInterceptor
     /// The directory relative file paths are resolved against.
     package var workingDirectory: URL
     /// The `--config FILE` applied to ``interceptor`` before the command runs (commands whose
@@ -78,12 +78,12 @@ package struct CommandEnvironment: Sendable {
     /// - Parameters:
     ///   - standardOutput: Where results go.
     ///   - standardError: Where diagnostics go.
-    ///   - interceptor: The interceptor to use; `Interceptor/shared` by default.
+    ///   - interceptor: The interceptor to use; `NetTapInterceptor/shared` by default.
     ///   - workingDirectory: The base of relative paths; the process's current directory by default.
     package init(
         standardOutput: CommandOutput,
         standardError: CommandOutput,
-        interceptor: Interceptor = .shared,
+        interceptor: NetTapInterceptor = .shared,
         workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) {
         self.standardOutput = standardOutput

@@ -32,7 +32,7 @@ package enum DemoCaller: String, Sendable, Hashable, CaseIterable, Codable {
     ///   - request: The request.
     ///   - interceptor: The interceptor whose session carries the request.
     /// - Returns: What the caller received; failures are in ``Outcome/error``, never thrown.
-    package func send(_ request: URLRequest, through interceptor: Interceptor) async -> Outcome {
+    package func send(_ request: URLRequest, through interceptor: NetTapInterceptor) async -> Outcome {
         switch self {
         case .async:
             let session = interceptor.makeSession()

@@ -65,7 +65,7 @@ extension DemoCommand {
         answeringFrom document: HARDocument,
         cassette cassetteURL: URL,
         typedAs cassettePath: String,
-        through interceptor: Interceptor
+        through interceptor: NetTapInterceptor
     ) async throws(CLIError) -> CassetteRun {
         let input = "--cassette \(Formatting.quoted(cassettePath))"
         let recorder: ReplayHandler

@@ -97,8 +97,8 @@ extension DemoCommand {
     ///
     /// - Parameter interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: The rows.
-    package static func runFindings(through interceptor: Interceptor) async -> FindingsResult {
-        let json: HTTPHeaders = ["Content-Type": "application/json"]
+    package static func runFindings(through interceptor: NetTapInterceptor) async -> FindingsResult {
+        let json: HeaderFields = ["Content-Type": "application/json"]
         let stubs = [
             Stub(
                 "login",

@@ -65,7 +65,8 @@ extension DemoCommand {
     /// - Parameter interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: The rows and what each should have received.
     /// - Throws: ``CLIError`` (exit 1) when a bundled folder or file is missing.
-    package static func runLocalFiles(through interceptor: Interceptor) async throws(CLIError) -> LocalFilesResult {
+    package static func runLocalFiles(through interceptor: NetTapInterceptor) async throws(CLIError) -> LocalFilesResult
+    {
         let web = try bundledFolder("web")
         let fallback = try bundledFolder("web-fallback")
         let widgetPath = URL(string: widgetURL)?.path ?? "/"

@@ -57,7 +57,7 @@ extension DemoCommand {
     /// - Throws: ``CLIError`` (exit 1) when the configuration names an unknown active scenario.
     package static func runScenarioSwitch(
         _ configuration: MockConfiguration,
-        through interceptor: Interceptor
+        through interceptor: NetTapInterceptor
     ) async throws(CLIError) -> [ScenarioRow] {
         let mocks: MockSet
         do {

@@ -52,7 +52,7 @@ extension DemoCommand {
     ///
     /// - Parameter interceptor: The interceptor to send through; its handlers are replaced.
     /// - Returns: Two rows, unshaped then shaped.
-    package static func runShaping(through interceptor: Interceptor) async -> [ShapingRow] {
+    package static func runShaping(through interceptor: NetTapInterceptor) async -> [ShapingRow] {
         let url = URL(string: shapingStep.url) ?? URL(fileURLWithPath: "/")
         let stub = Stub(
             "photo",

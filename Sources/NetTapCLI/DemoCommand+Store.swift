@@ -83,7 +83,7 @@ extension DemoCommand {
         reportURL: URL,
         typedAs reportPath: String
     ) async throws(CLIError) -> StoreResult {
-        let transactions: [Transaction]
+        let transactions: [CapturedTransaction]
         do {
             try await store.flush()
             transactions = try await store.transactions(matching: .all, includingBodies: true)

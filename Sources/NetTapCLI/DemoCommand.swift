@@ -133,12 +133,12 @@ package struct DemoCommand: Command {
         package var data: Data
         /// The transaction's duration in milliseconds, from NetTap's capture.
         package var milliseconds: Double?
-        /// Who answered (`Transaction/answeredBy`), or `?` when the capture is missing.
+        /// Who answered (`CapturedTransaction/answeredBy`), or `?` when the capture is missing.
         package var answeredBy: String
         /// The error the caller received, if any.
         package var error: URLError?
         /// The captured transaction.
-        package var transaction: Transaction?
+        package var transaction: CapturedTransaction?
     }
 
     /// The requests to the bundled API, in the order they are sent.
@@ -435,7 +435,7 @@ package struct DemoCommand: Command {
     package static func send(
         _ step: Step,
         headers: [String: String] = [:],
-        through interceptor: Interceptor
+        through interceptor: NetTapInterceptor
     ) async -> Row {
         let url = URL(string: step.url) ?? URL(fileURLWithPath: "/")
         var request = URLRequest(url: url)

@@ -120,7 +120,7 @@ package struct FetchCommand: Command {
     /// The method.
     package var method: String
     /// Header fields to add, in order.
-    package var headers: HTTPHeaders
+    package var headers: HeaderFields
     /// The request body, if any.
     package var body: Body?
     /// Where to write the HAR file, as typed; `nil` writes none.
@@ -160,7 +160,7 @@ package struct FetchCommand: Command {
         }
         self.url = url
 
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for field in arguments.allValues("-H") {
             guard let colon = field.firstIndex(of: ":") else {
                 throw Self.usage("-H \(Formatting.quoted(field))", "header must look like 'Name: value'")
@@ -259,7 +259,7 @@ package struct FetchCommand: Command {
         defer { if !redacts { interceptor.redactor = previousRedactor } }
         let session: URLSession
         if usesSharedSession {
-            guard interceptor === Interceptor.shared else {
+            guard interceptor === NetTapInterceptor.shared else {
                 throw Self.usage("--shared-session", "works only with the shared interceptor")
             }
             if case .notInterceptable(let reason) = interceptor.installForSharedSession() {
@@ -321,7 +321,7 @@ package struct FetchCommand: Command {
             transaction?.timings.duration
             ?? Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let redirects = transaction?.redirects.count ?? 0
-        let answeredBy = transaction?.answeredBy ?? Transaction.answeredByNetwork
+        let answeredBy = transaction?.answeredBy ?? CapturedTransaction.answeredByNetwork
         environment.standardError.write(
             "\(Formatting.statusLine(status)), \(data.count) bytes, \(Formatting.milliseconds(milliseconds)) ms, "
                 + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
@@ -361,7 +361,7 @@ package struct FetchCommand: Command {
     }
 
     private func writeHAR(
-        _ transaction: Transaction?,
+        _ transaction: CapturedTransaction?,
         to path: String,
         _ environment: CommandEnvironment
     ) throws(CLIError) {
@@ -393,7 +393,7 @@ package struct FetchCommand: Command {
         }
     }
 
-    private func headText(status: Int, response: URLResponse, transaction: Transaction?) -> String {
+    private func headText(status: Int, response: URLResponse, transaction: CapturedTransaction?) -> String {
         let version = transaction?.response?.httpVersion ?? "HTTP/1.1"
         var lines = ["\(version) \(Formatting.statusLine(status))"]
         if let captured = transaction?.response?.headers {
@@ -402,7 +402,7 @@ package struct FetchCommand: Command {
             let fields = http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) }
             let sorted = fields.sorted { $0.0.lowercased() < $1.0.lowercased() }
             let headers = redactor.redact(
-                headers: HTTPHeaders(sorted.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+                headers: HeaderFields(sorted.map { HeaderFields.Field(name: $0.0, value: $0.1) })
             )
             lines += headers.value.map { "\($0.name): \($0.value)" }
         }

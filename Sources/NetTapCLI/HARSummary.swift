@@ -152,7 +152,7 @@ package struct HARSummary: Sendable, Hashable, Codable {
 
     /// The `limit` longest transactions that ended, longest first (ties in log order), their URLs redacted.
     private static func slowest(
-        _ indexed: [(entryIndex: Int, transaction: Transaction)],
+        _ indexed: [(entryIndex: Int, transaction: CapturedTransaction)],
         of entries: [HAREntry],
         limit: Int,
         redactor: Redactor
@@ -181,7 +181,7 @@ package struct HARSummary: Sendable, Hashable, Codable {
         counts.map { StatusCount(status: $0.key, count: $0.value) }.sorted { $0.status < $1.status }
     }
 
-    private static func sources(of transactions: [Transaction]) -> [SourceCount] {
+    private static func sources(of transactions: [CapturedTransaction]) -> [SourceCount] {
         var counts: [String: Int] = [:]
         var stubs: [String: [String: Int]] = [:]
         for transaction in transactions {

@@ -59,7 +59,7 @@ public enum NetTapCLI {
         "config": "Checks nettap.json configuration files.",
     ]
 
-    /// Runs the tool with the process's interceptor (`Interceptor/shared`) and working directory.
+    /// Runs the tool with the process's interceptor (`NetTapInterceptor/shared`) and working directory.
     ///
     /// - Parameters:
     ///   - arguments: The arguments after the program name.
@@ -73,7 +73,7 @@ public enum NetTapCLI {
     ) async -> Int32 {
         // The tool exists to run NetTap: the release-build gate protects apps that ship with NetTap linked, not
         // `nettap` built in release mode to go on a PATH.
-        Interceptor.isEnabledInReleaseBuilds = true
+        NetTapInterceptor.isEnabledInReleaseBuilds = true
         let environment = CommandEnvironment(standardOutput: stdout, standardError: stderr)
         // Progress bars only when standard error is a terminal (never in tests, pipes or files).
         return await ProgressBar.$isStandardErrorTerminal.withValue(ProgressBar.processStandardErrorIsTerminal) {

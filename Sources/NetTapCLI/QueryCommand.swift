@@ -203,7 +203,7 @@ package struct QueryCommand: Command {
     ///   - total: How many matched in all (before the limit).
     ///   - file: The store's name shown in the first line.
     /// - Returns: Lines ending with a newline.
-    package static func text(_ transactions: [Transaction], matching total: Int, file: String) -> String {
+    package static func text(_ transactions: [CapturedTransaction], matching total: Int, file: String) -> String {
         let shown = transactions.count == total ? "" : " (showing \(transactions.count))"
         let output = "\(file): \(total) matching transaction\(total == 1 ? "" : "s")\(shown)\n"
         guard !transactions.isEmpty else { return output }

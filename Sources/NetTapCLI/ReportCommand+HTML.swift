@@ -10,7 +10,7 @@ extension ReportCommand {
     /// The progress bar follows ``HTMLReport/render(progress:)`` step by step (statistics, redacting, encoding,
     /// assembling), then the write.
     func writeHTML(
-        _ transactions: [Transaction],
+        _ transactions: [CapturedTransaction],
         to output: String,
         in environment: CommandEnvironment
     ) throws(CLIError) {

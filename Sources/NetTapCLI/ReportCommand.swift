@@ -135,7 +135,7 @@ package struct ReportCommand: Command {
         }
         // The file is read once: the summary needs the HAR entries, the HTML report the transactions.
         let document: HARDocument
-        var transactions: [Transaction]?
+        var transactions: [CapturedTransaction]?
         let progress = ProgressBar("reading \(fileURL.lastPathComponent)", output: environment.standardError)
         defer { progress.finish() }
         if CaptureFile.isSQLite(fileURL) {

@@ -201,7 +201,7 @@ package struct StatsCommand: Command {
     ///   - transactions: The transactions.
     ///   - bucketSeconds: The bucket, in seconds.
     /// - Returns: The statistics.
-    package static func statistics(of transactions: [Transaction], bucketSeconds: Double) -> FlowStatistics {
+    package static func statistics(of transactions: [CapturedTransaction], bucketSeconds: Double) -> FlowStatistics {
         let seconds = min(max(bucketSeconds, 0.001), maximumBucketSeconds)
         let bucket = Duration.milliseconds(Int64((seconds * 1000).rounded()))
         let sparse = FlowStatistics(

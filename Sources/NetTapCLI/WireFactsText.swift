@@ -18,7 +18,7 @@ enum WireFactsText {
     ///
     /// - Parameter transaction: The captured (and redacted) transaction.
     /// - Returns: The wire facts, or one line saying there are none, then the request head.
-    static func text(for transaction: Transaction) -> String {
+    static func text(for transaction: CapturedTransaction) -> String {
         var lines: [String]
         if let wire = transaction.wire {
             lines = connectionLines(wire) + [phasesLine(wire.phases)] + tlsLines(wire.tls)
@@ -65,7 +65,7 @@ enum WireFactsText {
     }
 
     /// The request line and header fields as sent (libcurl's header block when it sent the request).
-    private static func requestHead(_ transaction: Transaction) -> [String] {
+    private static func requestHead(_ transaction: CapturedTransaction) -> [String] {
         let request = transaction.request
         var target = request.url.path.isEmpty ? "/" : request.url.path
         if let query = request.url.query { target += "?" + query }

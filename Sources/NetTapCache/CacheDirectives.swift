@@ -40,7 +40,7 @@ enum CacheDirectives {
     }
 
     /// The response's `Vary` fields (every `Vary` line, comma-separated names).
-    static func vary(_ headers: HTTPHeaders) -> Vary {
+    static func vary(_ headers: HeaderFields) -> Vary {
         var names: [String] = []
         for value in headers.values(for: "Vary") {
             for part in value.split(separator: ",") {
@@ -79,7 +79,7 @@ enum CacheDirectives {
     ///   - requestTime: When the request was sent.
     ///   - responseTime: When the response head arrived.
     /// - Returns: Seconds, ≥ 0.
-    static func initialAge(headers: HTTPHeaders, requestTime: Date, responseTime: Date) -> Int {
+    static func initialAge(headers: HeaderFields, requestTime: Date, responseTime: Date) -> Int {
         let date = headers["Date"].flatMap(HTTPDate.date(from:))
         let apparentAge = date.map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
         let ageValue = headers["Age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0

@@ -35,7 +35,7 @@ struct CachedEntryRecord: Codable, Sendable, Equatable {
     /// The URL the response came from (after redirects), when it differs from ``url``.
     var responseURL: String?
     /// The response header fields as stored (see `OfflineCacheHandler` for the fields left out).
-    var headers: HTTPHeaders
+    var headers: HeaderFields
     /// When the response head arrived.
     var storedDate: Date
     /// The response's age when it arrived, seconds (RFC 9111 §4.2.3 `corrected_initial_age`).

@@ -57,7 +57,7 @@ import FoundationNetworking
 ///
 /// Redirects that the network followed are stored as their final answer (under the first request's URL, with
 /// the final URL as the answer's URL). A body that fails after its head arrived cannot fall back: the network
-/// answered. With the `Interceptor`, the request's own idle timeout also runs around the whole pipeline and
+/// answered. With the `NetTapInterceptor`, the request's own idle timeout also runs around the whole pipeline and
 /// fails it with `URLError(.timedOut)` without passing through this handler, so a silent server is answered
 /// from the cache only when a handler or transport below reports the timeout first.
 ///
@@ -71,7 +71,7 @@ import FoundationNetworking
 ///
 /// Thread safety: the handler is a value; its cache may be used from any thread.
 public struct OfflineCacheHandler: TransactionHandler {
-    /// `cache`: the handler's name, shown as `Transaction.answeredBy` for answers from the cache.
+    /// `cache`: the handler's name, shown as `CapturedTransaction.answeredBy` for answers from the cache.
     public let name = "cache"
     /// The store.
     public let cache: OfflineCache
@@ -117,14 +117,14 @@ public struct OfflineCacheHandler: TransactionHandler {
     /// - Returns: The network's response (its body teed to disk when it is stored), or the stored answer.
     /// - Throws: What `next` throws, unchanged, when there is no stored answer for it to replace.
     /// - Complexity: O(*v*) for *v* stored variants of the URL, plus eviction when storing.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         guard (request.httpMethod ?? "GET").uppercased() == "GET", !CacheDirectives.hasNoStore(request),
             OfflineCache.primaryKey(for: request) != nil, matcher.matches(request)
         else {
             return try await next(request)
         }
         let requestTime = cache.now()
-        let response: HTTPResponse
+        let response: HandlerResponse
         do {
             response = try await next(request)
         } catch {
@@ -141,7 +141,7 @@ public struct OfflineCacheHandler: TransactionHandler {
         replacing error: any Error,
         context: TransactionContext
     ) throws
-        -> HTTPResponse
+        -> HandlerResponse
     {
         guard !Task.isCancelled, let code = Self.urlErrorCode(of: error), fallbackErrorCodes.contains(code) else {
             throw error
@@ -160,7 +160,7 @@ public struct OfflineCacheHandler: TransactionHandler {
         context.annotate("cache.stored", Self.iso8601(record.storedDate))
         context.annotate("cache.age", String(age))
         context.annotate("cache.networkError", "\(URLErrorNames.name(of: code) ?? "URLError") (\(code.rawValue))")
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: record.statusCode,
             headers: headers,
             url: record.responseURL.flatMap(URL.init(string:)),
@@ -186,11 +186,11 @@ public struct OfflineCacheHandler: TransactionHandler {
 
     /// The response, its body teed into a new entry when it may be stored.
     private func store(
-        _ response: HTTPResponse,
+        _ response: HandlerResponse,
         for request: URLRequest,
         requestTime: Date,
         context: TransactionContext
-    ) -> HTTPResponse {
+    ) -> HandlerResponse {
         guard response.statusCode == 200 else {
             context.annotate("cache", "not stored: status \(response.statusCode)")
             return response
@@ -256,10 +256,10 @@ public struct OfflineCacheHandler: TransactionHandler {
     /// Passes the body on chunk by chunk while `writer` writes it; `onEnd` runs with the writer's result before
     /// the app sees a complete body end, so the entry exists once the app has the whole body.
     private func tee(
-        _ response: HTTPResponse,
+        _ response: HandlerResponse,
         into writer: CacheEntryWriter,
         onEnd: @escaping @Sendable (Result<Int, CacheEntryWriter.Abandoned>) -> Void
-    ) -> HTTPResponse {
+    ) -> HandlerResponse {
         var response = response
         response.body = response.body.teed(
             onChunk: { writer.append($0) },
@@ -277,7 +277,7 @@ public struct OfflineCacheHandler: TransactionHandler {
     }
 
     /// The response fields that are stored: all but the per-transfer, hop-by-hop, `Age` and `Set-Cookie` fields.
-    static func storedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+    static func storedHeaders(_ headers: HeaderFields) -> HeaderFields {
         var dropped: Set<String> = [
             "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer",
             "upgrade", "proxy-authenticate", "proxy-authentication-info", "proxy-connection", "age", "set-cookie",
@@ -287,7 +287,7 @@ public struct OfflineCacheHandler: TransactionHandler {
                 dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
             }
         }
-        return HTTPHeaders(headers.fields.filter { !dropped.contains($0.name.lowercased()) })
+        return HeaderFields(headers.fields.filter { !dropped.contains($0.name.lowercased()) })
     }
 }
 

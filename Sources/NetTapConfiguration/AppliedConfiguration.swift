@@ -22,7 +22,7 @@ public struct AppliedConfiguration: Sendable {
     /// The configuration that was applied.
     public let configuration: NetTapConfiguration
     /// The interceptor the configuration was applied to.
-    public let interceptor: Interceptor
+    public let interceptor: NetTapInterceptor
     /// The handlers set as `interceptor.handlers`, in ``NetTapConfiguration/handlerOrder``.
     public let handlers: [any TransactionHandler]
     /// The stubs and scenarios the `MockHandler` answers from (`mocks`); switch scenarios with
@@ -39,7 +39,7 @@ public struct AppliedConfiguration: Sendable {
     public let store: TransactionStore?
     /// The capture log observer token of ``store``, for `CaptureLog.removeObserver(_:)`.
     public let storeObserver: UUID?
-    /// The result of `Interceptor.installForSharedSession()` when `install.sharedSession` is `true`, else `nil`.
+    /// The result of `NetTapInterceptor.installForSharedSession()` when `install.sharedSession` is `true`, else `nil`.
     public let sharedSessionInstallation: SharedSessionInstallation?
     /// The running DevTools inspector (`inspector`), or `nil`.
     public let inspector: DevToolsInspector?
@@ -60,7 +60,7 @@ public struct AppliedConfiguration: Sendable {
     ///   - inspector: The running DevTools inspector, if started.
     public init(
         configuration: NetTapConfiguration,
-        interceptor: Interceptor,
+        interceptor: NetTapInterceptor,
         handlers: [any TransactionHandler],
         mocks: MockSet? = nil,
         shaper: NetworkShaper? = nil,

@@ -8,7 +8,7 @@ import NetTapCore
 /// ```
 /// `capacity` (an integer ≥ 1) is how many transactions `CaptureLog` keeps before dropping the oldest
 /// (`CaptureLog.capacity`, 1,000 by default). `bodyByteLimit` is the most bytes of each request and response body
-/// kept in the capture (`Interceptor.bodyByteLimit`, 1 MiB by default; traffic is never truncated): a number of
+/// kept in the capture (`NetTapInterceptor.bodyByteLimit`, 1 MiB by default; traffic is never truncated): a number of
 /// bytes (≥ 0) or a string with a unit (`KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`). `enabled: false` starts with
 /// capture paused (`CaptureLog.isCapturing`): requests go through every handler but are not recorded until it is
 /// switched on (from the code, or the inspector's control page). A key left out leaves the interceptor's setting as
@@ -60,7 +60,7 @@ public struct CaptureSettings: Sendable, Hashable {
     /// Sets the interceptor's capture log capacity, body byte limit and capturing switch, where given.
     ///
     /// - Parameter interceptor: The interceptor to change.
-    public func apply(to interceptor: Interceptor) {
+    public func apply(to interceptor: NetTapInterceptor) {
         if let capacity { interceptor.captureLog.capacity = capacity }
         if let bodyByteLimit { interceptor.bodyByteLimit = bodyByteLimit }
         if let isEnabled { interceptor.captureLog.isCapturing = isEnabled }

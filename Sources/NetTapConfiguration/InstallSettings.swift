@@ -7,9 +7,9 @@ import NetTapCore
 /// {"install": {"sharedSession": true, "enabledInReleaseBuilds": false, "transport": "libcurl"}}
 /// ```
 /// `sharedSession` (default `false`): ``NetTapConfiguration/apply(to:)`` calls
-/// `Interceptor.installForSharedSession()`, so `URLSession.shared` is intercepted too (served by
-/// `Interceptor.shared`). `enabledInReleaseBuilds` (default: left as it is, `false` unless the app set it): sets
-/// `Interceptor.isEnabledInReleaseBuilds`, the opt-in that lets a release build install NetTap at all.
+/// `NetTapInterceptor.installForSharedSession()`, so `URLSession.shared` is intercepted too (served by
+/// `NetTapInterceptor.shared`). `enabledInReleaseBuilds` (default: left as it is, `false` unless the app set it): sets
+/// `NetTapInterceptor.isEnabledInReleaseBuilds`, the opt-in that lets a release build install NetTap at all.
 /// `transport` (default: left as it is, libcurl on Linux): `libcurl` (`CurlTransport.shared`) or `urlsession`
 /// (`ForwardingTransport.shared`), the interceptor's transport.
 public struct InstallSettings: Sendable, Hashable {
@@ -34,7 +34,7 @@ public struct InstallSettings: Sendable, Hashable {
 
     /// Whether applying installs NetTap for `URLSession.shared`.
     public var sharedSession: Bool
-    /// The value for `Interceptor.isEnabledInReleaseBuilds`, or `nil` to leave it as it is.
+    /// The value for `NetTapInterceptor.isEnabledInReleaseBuilds`, or `nil` to leave it as it is.
     public var enabledInReleaseBuilds: Bool?
     /// The interceptor's transport, or `nil` to leave it as it is.
     public var transport: TransportChoice?

@@ -60,26 +60,26 @@ extension NetTapConfiguration {
     /// Puts the configuration to work on an interceptor.
     ///
     /// In order:
-    /// 1. `install.enabledInReleaseBuilds`, when given, sets `Interceptor.isEnabledInReleaseBuilds`.
+    /// 1. `install.enabledInReleaseBuilds`, when given, sets `NetTapInterceptor.isEnabledInReleaseBuilds`.
     /// 2. `scope` sets `interceptor.scope`; `capture` sets the capture log's capacity and the body byte limit.
     /// 3. `interceptor.handlers` is replaced by the configured handlers in ``handlerOrder`` (emptied when the file
     ///    configures none).
     /// 4. `store` opens (or creates) the SQLite store and adds it as an observer of `interceptor.captureLog`.
     /// 5. `install.sharedSession` calls `interceptor.installForSharedSession()` (`URLSession.shared` is served by
-    ///    `Interceptor.shared`, so apply to `.shared` for it).
+    ///    `NetTapInterceptor.shared`, so apply to `.shared` for it).
     /// 6. `inspector` starts the DevTools inspector on the interceptor (its URL is written to standard error).
     ///
     /// Sections left out leave the interceptor's scope, capture limits and installation as they are.
     /// The `redaction` section, when present, becomes the interceptor's `redactor` (what its capture, and so the
     /// store, holds) and is used by the cassette, the mock handler's recordings and the audit.
     ///
-    /// - Parameter interceptor: The interceptor, for example `Interceptor.shared`.
+    /// - Parameter interceptor: The interceptor, for example `NetTapInterceptor.shared`.
     /// - Returns: The live objects: mock set, shaper, cassette, cache, store.
     /// - Throws: `ConfigurationError` at `$.store.path` when the store cannot be opened (naming the
     ///   `StoreError`), or at `$.mocks.activeScenario` (see ``makeHandlers()``); nothing has changed then. At
     ///   `$.inspector` when the inspector cannot start (its port in use, NetTap off): the rest is applied then.
     @discardableResult
-    public func apply(to interceptor: Interceptor) throws -> AppliedConfiguration {
+    public func apply(to interceptor: NetTapInterceptor) throws -> AppliedConfiguration {
         let (handlers, mockSet) = try makeHandlers()
         var transactionStore: TransactionStore?
         if let store {
@@ -93,7 +93,7 @@ extension NetTapConfiguration {
                 )
             }
         }
-        if let enabled = install?.enabledInReleaseBuilds { Interceptor.isEnabledInReleaseBuilds = enabled }
+        if let enabled = install?.enabledInReleaseBuilds { NetTapInterceptor.isEnabledInReleaseBuilds = enabled }
         if let transport = install?.transport { interceptor.transport = transport.transport }
         if let scope { interceptor.scope = scope }
         if let trust { interceptor.trustRules = trust }

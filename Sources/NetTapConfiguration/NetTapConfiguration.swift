@@ -19,9 +19,9 @@ import NetTapStore
 /// | section | read by | becomes |
 /// | --- | --- | --- |
 /// | `install` | ``InstallSettings`` | `installForSharedSession()`, `isEnabledInReleaseBuilds` |
-/// | `scope` | `HostScope.init(configuration:)` | `Interceptor.scope` |
-/// | `trust` | `TrustRule.rules(configuration:baseDirectory:)` | `Interceptor.trustRules` (debug builds) |
-/// | `capture` | ``CaptureSettings`` | `CaptureLog.capacity`, `Interceptor.bodyByteLimit`, `CaptureLog.isCapturing` |
+/// | `scope` | `HostScope.init(configuration:)` | `NetTapInterceptor.scope` |
+/// | `trust` | `TrustRule.rules(configuration:baseDirectory:)` | `NetTapInterceptor.trustRules` (debug builds) |
+/// | `capture` | ``CaptureSettings`` | `CaptureLog.capacity`, `NetTapInterceptor.bodyByteLimit`, `CaptureLog.isCapturing` |
 /// | `redaction` | `Redactor.init(configuration:)` | the redactor of the cassette, recorded stubs and the audit |
 /// | `mocks` | `MockConfiguration` | a `MockSet` behind a `MockHandler` |
 /// | `cassette` | `ReplayHandler.init(configuration:baseDirectory:redactor:)` | a `ReplayHandler` |

@@ -18,12 +18,12 @@ enum FileResponses {
     ///   - request: The request, for `If-None-Match`, `If-Modified-Since`, `Range` and `If-Range`.
     ///   - isHead: Whether the method is `HEAD` (headers only, `Range` ignored).
     /// - Returns: The response; its body streams from the file for `200` and `206` to `GET`.
-    static func serve(_ file: OpenedFile, request: URLRequest, isHead: Bool) -> HTTPResponse {
+    static func serve(_ file: OpenedFile, request: URLRequest, isHead: Bool) -> HandlerResponse {
         let tag = file.entityTag
         let lastModified = HTTPDate.string(from: file.lastModified)
-        var validators: HTTPHeaders = ["Last-Modified": lastModified, "ETag": tag.headerValue]
+        var validators: HeaderFields = ["Last-Modified": lastModified, "ETag": tag.headerValue]
         if isNotModified(file, tag: tag, request: request) {
-            return HTTPResponse(statusCode: 304, headers: validators)
+            return HandlerResponse(statusCode: 304, headers: validators)
         }
         validators.add(name: "Accept-Ranges", value: "bytes")
         var range = ByteRangeRequest.whole
@@ -32,29 +32,29 @@ enum FileResponses {
         {
             range = ByteRangeRequest.evaluate(value, size: file.size)
         }
-        var headers: HTTPHeaders = ["Content-Type": MIMEType.contentType(forFileName: file.relativePath)]
+        var headers: HeaderFields = ["Content-Type": MIMEType.contentType(forFileName: file.relativePath)]
         switch range {
         case .unsatisfiable:
             var fields = validators
             fields.add(name: "Content-Range", value: "bytes */\(file.size)")
             fields.add(name: "Content-Length", value: "0")
-            return HTTPResponse(statusCode: 416, headers: fields)
+            return HandlerResponse(statusCode: 416, headers: fields)
         case .partial(let first, let last):
             let length = last - first + 1
             headers.add(name: "Content-Length", value: String(length))
             headers.add(name: "Content-Range", value: "bytes \(first)-\(last)/\(file.size)")
-            headers = HTTPHeaders(headers.fields + validators.fields)
-            return HTTPResponse(
+            headers = HeaderFields(headers.fields + validators.fields)
+            return HandlerResponse(
                 statusCode: 206,
                 headers: headers,
                 body: FileBody.make(file: file, offset: first, length: length)
             )
         case .whole:
             headers.add(name: "Content-Length", value: String(file.size))
-            headers = HTTPHeaders(headers.fields + validators.fields)
+            headers = HeaderFields(headers.fields + validators.fields)
             let body =
                 isHead || file.size == 0 ? ResponseBody.empty : FileBody.make(file: file, offset: 0, length: file.size)
-            return HTTPResponse(statusCode: 200, headers: headers, body: body)
+            return HandlerResponse(statusCode: 200, headers: headers, body: body)
         }
     }
 
@@ -91,9 +91,9 @@ enum FileResponses {
     }
 
     /// `404 Not Found` with a short plain-text body that names nothing of the request.
-    static func notFound() -> HTTPResponse {
+    static func notFound() -> HandlerResponse {
         let text = "404 Not Found\n"
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: 404,
             headers: ["Content-Type": "text/plain; charset=utf-8", "Content-Length": String(text.utf8.count)],
             body: .string(text)
@@ -101,12 +101,12 @@ enum FileResponses {
     }
 
     /// `405 Method Not Allowed` with `Allow: GET, HEAD`.
-    static func methodNotAllowed() -> HTTPResponse {
-        HTTPResponse(statusCode: 405, headers: ["Allow": allowedMethods, "Content-Length": "0"])
+    static func methodNotAllowed() -> HandlerResponse {
+        HandlerResponse(statusCode: 405, headers: ["Allow": allowedMethods, "Content-Length": "0"])
     }
 
     /// `301 Moved Permanently` to `location` (a path, with its query).
-    static func redirect(to location: String) -> HTTPResponse {
-        HTTPResponse(statusCode: 301, headers: ["Location": location, "Content-Length": "0"])
+    static func redirect(to location: String) -> HandlerResponse {
+        HandlerResponse(statusCode: 301, headers: ["Location": location, "Content-Length": "0"])
     }
 }

@@ -48,7 +48,7 @@ import FoundationNetworking
 /// for refusals, `files.note` (why).
 ///
 /// ```swift
-/// let interceptor = Interceptor()
+/// let interceptor = NetTapInterceptor()
 /// interceptor.handlers = [
 ///     LocalFilesHandler(mounts: [try FileMount(prefix: "http://localhost:1000/", directory: webFolder)])
 /// ]
@@ -96,7 +96,7 @@ public struct LocalFilesHandler: TransactionHandler {
     ///     mount that falls through.
     /// - Returns: The file's response (see the type's documentation), or what `next` returns.
     /// - Throws: What `next` throws; nothing of its own (file problems are answered with a status code).
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         guard let url = request.url, let path = RequestPath(url: url), let (mount, remainder) = bestMount(for: path)
         else { return try await next(request) }
         let method = (request.httpMethod ?? "GET").uppercased()
@@ -129,7 +129,7 @@ public struct LocalFilesHandler: TransactionHandler {
     }
 
     /// Marks the answer and its mount on the context, and returns it.
-    private func answer(_ response: HTTPResponse, mount: FileMount, context: TransactionContext) -> HTTPResponse {
+    private func answer(_ response: HandlerResponse, mount: FileMount, context: TransactionContext) -> HandlerResponse {
         context.answer(by: name)
         context.annotate(Self.mountAnnotation, mount.prefix.absoluteString)
         return response

@@ -100,13 +100,13 @@ public enum CURLCommand {
     ///   - redactor: What is redacted (`Redactor.redact(transaction:)`); `Redactor.default` by default,
     ///     `Redactor.disabled` for the raw command.
     /// - Returns: As ``make(for:redactor:)-(CapturedRequest,_)``.
-    public static func make(for transaction: Transaction, redactor: Redactor = .default) -> String {
+    public static func make(for transaction: CapturedTransaction, redactor: Redactor = .default) -> String {
         make(for: redactor.redact(transaction: transaction).value.request, redactor: redactor)
     }
 
     /// Builds the commands that repeat the requests of one capture or HAR document, redacted knowing all of it.
     ///
-    /// Each is ``make(for:redactor:)-(Transaction,_)``, and a value redacted in any transaction is also removed
+    /// Each is ``make(for:redactor:)-(CapturedTransaction,_)``, and a value redacted in any transaction is also removed
     /// from the others' commands (`Redactor.redact(transactions:)`): a session cookie one response set, sent
     /// later in a query item or a header no rule names.
     ///
@@ -114,7 +114,7 @@ public enum CURLCommand {
     ///   - transactions: The transactions, in any order.
     ///   - redactor: What is redacted; `Redactor.default` by default, `Redactor.disabled` for the raw commands.
     /// - Returns: One command per transaction, in the same order.
-    public static func make(for transactions: [Transaction], redactor: Redactor = .default) -> [String] {
+    public static func make(for transactions: [CapturedTransaction], redactor: Redactor = .default) -> [String] {
         redactor.redact(transactions: transactions).map { make(for: $0.value.request, redactor: redactor) }
     }
 

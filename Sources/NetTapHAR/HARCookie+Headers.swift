@@ -10,7 +10,7 @@ extension HARCookie {
     ///
     /// - Parameter headers: The request's header fields.
     /// - Returns: One cookie per pair, in order; path, domain and flags are unknown in a request.
-    public static func requestCookies(in headers: HTTPHeaders) -> [HARCookie] {
+    public static func requestCookies(in headers: HeaderFields) -> [HARCookie] {
         headers.values(for: "Cookie")
             .flatMap { $0.split(separator: ";") }
             .compactMap { pair -> HARCookie? in
@@ -28,7 +28,7 @@ extension HARCookie {
     ///   - headers: The response's header fields.
     ///   - url: The response URL, the default domain and path of the cookies.
     /// - Returns: One cookie per `Set-Cookie` cookie with path, domain, expiry (ISO 8601) and flags.
-    public static func responseCookies(in headers: HTTPHeaders, url: URL) -> [HARCookie] {
+    public static func responseCookies(in headers: HeaderFields, url: URL) -> [HARCookie] {
         headers.values(for: "Set-Cookie").flatMap { value in
             SetCookieReader.cookies(in: value, for: url).map { cookie in
                 HARCookie(

@@ -19,7 +19,7 @@ extension HARDocument {
     ///   - creator: The `creator` to record; NetTap by default.
     ///   - redactor: What is redacted; `Redactor.default` by default, `Redactor.disabled` to keep everything.
     /// - Complexity: O(total size of the transactions' bodies and hops).
-    public init(transactions: [Transaction], creator: HARCreator = .netTap, redactor: Redactor = .default) {
+    public init(transactions: [CapturedTransaction], creator: HARCreator = .netTap, redactor: Redactor = .default) {
         let redacted = redactor.redact(transactions: transactions).map(\.value)
         self.init(
             log: HARLog(
@@ -39,13 +39,15 @@ extension HARDocument {
     ///
     /// - Returns: One transaction per entry, hop entries excepted.
     /// - Complexity: O(number of entries plus the size of their bodies).
-    public func transactions() -> [Transaction] {
+    public func transactions() -> [CapturedTransaction] {
         Self.indexedTransactions(of: log.entries).map(\.transaction)
     }
 
     /// ``transactions()`` of `entries`, each with the index in `entries` of the entry it was read from (the
     /// final entry of a transaction with redirect hops).
-    package static func indexedTransactions(of entries: [HAREntry]) -> [(entryIndex: Int, transaction: Transaction)] {
+    package static func indexedTransactions(
+        of entries: [HAREntry]
+    ) -> [(entryIndex: Int, transaction: CapturedTransaction)] {
         var hopCounts: [String: Int] = [:]
         for entry in entries where !entry.isRedirectHop {
             if let id = entry.netTap?.id, let count = entry.netTap?.redirects?.count, count > 0 {

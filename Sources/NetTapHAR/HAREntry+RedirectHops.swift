@@ -25,7 +25,7 @@ extension HAREntry {
     ///
     /// - Parameter transaction: The transaction.
     /// - Returns: The hop entries, then the final entry.
-    public static func entries(for transaction: Transaction) -> [HAREntry] {
+    public static func entries(for transaction: CapturedTransaction) -> [HAREntry] {
         let chain = HARRedirectChain(transaction: transaction)
         let hops = transaction.redirects.indices.map { hopEntry(transaction, index: $0, chain: chain) }
         return hops + [HAREntry(transaction: transaction, chain: chain)]
@@ -34,7 +34,7 @@ extension HAREntry {
     /// Whether this is a redirect hop entry NetTap wrote: its `_netTap` record has `redirectOf`.
     public var isRedirectHop: Bool { netTap?.redirectOf != nil }
 
-    private static func hopEntry(_ transaction: Transaction, index: Int, chain: HARRedirectChain) -> HAREntry {
+    private static func hopEntry(_ transaction: CapturedTransaction, index: Int, chain: HARRedirectChain) -> HAREntry {
         let hop = transaction.redirects[index]
         let httpVersion = transaction.response?.httpVersion ?? "HTTP/1.1"
         var response = HARResponse(
@@ -53,7 +53,7 @@ extension HAREntry {
         var record = HARNetTapRecord()
         record.redirectOf = transaction.id.uuidString
         record.hop = index
-        if hop.answeredBy != Transaction.answeredByNetwork { record.answeredBy = hop.answeredBy }
+        if hop.answeredBy != CapturedTransaction.answeredByNetwork { record.answeredBy = hop.answeredBy }
         return HAREntry(
             startedDateTime: HARDate.string(from: segment.startDate),
             time: timings.total,

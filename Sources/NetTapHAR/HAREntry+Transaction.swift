@@ -22,11 +22,11 @@ extension HAREntry {
     /// each hop, and ``HARDocument/init(transactions:creator:redactor:)`` writes them all.
     ///
     /// - Parameter transaction: The transaction.
-    public init(transaction: Transaction) {
+    public init(transaction: CapturedTransaction) {
         self.init(transaction: transaction, chain: HARRedirectChain(transaction: transaction))
     }
 
-    init(transaction: Transaction, chain: HARRedirectChain) {
+    init(transaction: CapturedTransaction, chain: HARRedirectChain) {
         let segment = chain.milestones(ofSegment: transaction.redirects.count, in: transaction)
         let timings = HARTimings(milestones: segment)
         let response =
@@ -63,12 +63,12 @@ extension HAREntry {
     /// `_error` or the comments), and milestones are derived from `timings` (``HARTimings/init(milestones:)``
     /// in reverse).
     ///
-    /// `Transaction.wire` comes back from the record's ``HARNetTapRecord/wire`` with `serverIPAddress` and
+    /// `CapturedTransaction.wire` comes back from the record's ``HARNetTapRecord/wire`` with `serverIPAddress` and
     /// `connection`; for other tools' entries it is read from the standard fields
     /// (``standardWireDetails()``), and is `nil` when they say nothing about the wire.
     ///
     /// - Returns: The transaction.
-    public func transaction() -> Transaction {
+    public func transaction() -> CapturedTransaction {
         var captured = request.capturedRequest()
         let record = isRedirectHop ? nil : netTap
         if let method = record?.requestMethod { captured.method = method }
@@ -106,7 +106,7 @@ extension HAREntry {
         let responseURL = record?.responseURL.map(HARURL.url(from:)) ?? captured.url
         let error = record.map(\.error) ?? derivedError()
         let state =
-            record?.state.flatMap(Transaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
+            record?.state.flatMap(CapturedTransaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
         var capturedResponse = response.capturedResponse(url: responseURL)
         if let bodies = record?.bodies {
             captured.body = captured.body.map {
@@ -120,14 +120,14 @@ extension HAREntry {
                 )
             }
         }
-        return Transaction(
+        return CapturedTransaction(
             id: record?.id.flatMap(UUID.init(uuidString:)) ?? UUID(),
             request: captured,
             response: capturedResponse,
             redirects: record?.redirects?.map(RedirectHop.init(record:)) ?? [],
             timings: milestones,
             error: error,
-            answeredBy: record?.answeredBy ?? Transaction.answeredByNetwork,
+            answeredBy: record?.answeredBy ?? CapturedTransaction.answeredByNetwork,
             annotations: record?.annotations ?? [:],
             state: state,
             findings: record?.findings ?? [],
@@ -151,9 +151,9 @@ extension HAREntry {
     }
 
     /// A short readable account of what HAR 1.2 cannot say, or `nil` when there is nothing to add.
-    static func summary(of transaction: Transaction) -> String? {
+    static func summary(of transaction: CapturedTransaction) -> String? {
         var parts: [String] = []
-        if transaction.answeredBy != Transaction.answeredByNetwork {
+        if transaction.answeredBy != CapturedTransaction.answeredByNetwork {
             parts.append("answered by \(transaction.answeredBy)")
         }
         if transaction.state != .completed {
@@ -187,7 +187,7 @@ extension HARNetTapRecord {
     /// Records what HAR 1.2 cannot carry about a transaction.
     ///
     /// - Parameter transaction: The transaction.
-    public init(transaction: Transaction) {
+    public init(transaction: CapturedTransaction) {
         self.init()
         id = transaction.id.uuidString
         state = transaction.state.rawValue
@@ -217,7 +217,7 @@ extension HARNetTapRecord.Redirect {
             status: hop.statusCode,
             headers: hop.headers.map { HARHeader(name: $0.name, value: $0.value) },
             elapsedMilliseconds: hop.elapsedMilliseconds,
-            answeredBy: hop.answeredBy == Transaction.answeredByNetwork ? nil : hop.answeredBy
+            answeredBy: hop.answeredBy == CapturedTransaction.answeredByNetwork ? nil : hop.answeredBy
         )
     }
 }
@@ -228,9 +228,9 @@ extension RedirectHop {
             method: record.method,
             url: HARURL.url(from: record.url),
             statusCode: record.status,
-            headers: HTTPHeaders(record.headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+            headers: HeaderFields(record.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) }),
             elapsedMilliseconds: record.elapsedMilliseconds,
-            answeredBy: record.answeredBy ?? Transaction.answeredByNetwork
+            answeredBy: record.answeredBy ?? CapturedTransaction.answeredByNetwork
         )
     }
 }

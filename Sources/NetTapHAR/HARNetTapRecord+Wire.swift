@@ -2,7 +2,7 @@ import Foundation
 import NetTapCore
 
 extension HARNetTapRecord {
-    /// What the transport saw on the wire (`Transaction.wire`) that the standard fields cannot carry, in the
+    /// What the transport saw on the wire (`CapturedTransaction.wire`) that the standard fields cannot carry, in the
     /// record's `wire` object, so that importing NetTap's own export restores it exactly.
     ///
     /// The server address and the local port travel in the entry's standard `serverIPAddress` and `connection`;

@@ -29,7 +29,7 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     /// What handlers found: objects with `rule`, `severity` (`info`, `low`, `medium`, `high`), `location`,
     /// `message` and `details` (see `Finding`).
     public var findings: [Finding]?
-    /// Where secrets were replaced by `[redacted]` (`Transaction.redactions`): objects with `kind`, `name`
+    /// Where secrets were replaced by `[redacted]` (`CapturedTransaction.redactions`): objects with `kind`, `name`
     /// and, when known, `part` and `header` (see `RedactionLocation`).
     public var redactions: [RedactionLocation]?
     /// Redirect hops followed before the final response, in order.

@@ -19,7 +19,7 @@ struct HARRedirectChain {
     /// Each hop's `Location`, resolved against the hop's URL; `nil` when the hop had no usable `Location`.
     let targets: [URL?]
 
-    init(transaction: Transaction) {
+    init(transaction: CapturedTransaction) {
         let hops = transaction.redirects
         let targets = hops.map { hop in
             hop.headers["Location"].flatMap { URL(string: $0, relativeTo: hop.url)?.absoluteURL }
@@ -60,7 +60,7 @@ struct HARRedirectChain {
     /// A hop's request goes out at its start (the first one after the pipeline's `requestSent`) and its 3xx
     /// arrives at the hop's `elapsedMilliseconds`; its body was never read, so it ends there too. The final
     /// segment ends at the transaction's first byte and end.
-    func milestones(ofSegment index: Int, in transaction: Transaction) -> Timings {
+    func milestones(ofSegment index: Int, in transaction: CapturedTransaction) -> Timings {
         let offset = startOffsets[index]
         let start = transaction.timings.startDate.addingTimeInterval(offset / 1000)
         let sent = index == 0 ? transaction.timings.requestSent : nil

@@ -63,7 +63,7 @@ extension HARRequest {
             // A size without the bytes: the body was sent, its text not kept.
             body = CapturedBody(data: Data(), totalByteCount: Int64(bodySize))
         }
-        var fields = HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+        var fields = HeaderFields(headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
         if !cookies.isEmpty, !fields.contains(name: "Cookie") {
             // An exporter that left the header out still lists the cookies sent.
             fields.add(name: "Cookie", value: HARCookie.cookieHeader(for: cookies))

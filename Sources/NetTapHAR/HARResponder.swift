@@ -56,7 +56,7 @@ public struct HARResponder: TransactionHandler {
     /// - Returns: The recorded response, or the response from `next`.
     /// - Throws: What `next` throws.
     /// - Complexity: O(1) per request, plus the body's size.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         guard let url = request.url else { return try await next(request) }
         let key = Self.key(method: request.httpMethod ?? "GET", url: url.absoluteString)
         guard let candidates = entriesByRequest[key], let last = candidates.indices.last else {

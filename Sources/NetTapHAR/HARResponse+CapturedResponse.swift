@@ -80,7 +80,7 @@ extension HARResponse {
         } else if size > 0 {
             body = CapturedBody(data: Data(), totalByteCount: size)
         }
-        var fields = HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+        var fields = HeaderFields(headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
         if !cookies.isEmpty, !fields.contains(name: "Set-Cookie") {
             // An exporter that left the headers out still lists the cookies set.
             for cookie in cookies { fields.add(name: "Set-Cookie", value: cookie.setCookieValue) }

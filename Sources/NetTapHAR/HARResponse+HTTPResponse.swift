@@ -20,18 +20,18 @@ extension HARResponse {
     /// - Parameter url: The URL the response came from (the request's, or the final one after redirects).
     /// - Returns: The response, its body in one chunk; HTTP/1.1 when the entry has no `httpVersion`.
     /// - Complexity: O(headers + body size).
-    public func replayResponse(url: URL) -> HTTPResponse {
+    public func replayResponse(url: URL) -> HandlerResponse {
         let body = replayBody
         let dropped: Set<String> = ["content-encoding", "transfer-encoding", "content-length"]
-        var fields = HTTPHeaders(
+        var fields = HeaderFields(
             headers
                 .filter { !dropped.contains($0.name.lowercased()) && !$0.name.hasPrefix(":") }
-                .map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
+                .map { HeaderFields.Field(name: $0.name, value: $0.value) }
         )
         if !Self.hasNoContent(status: status) {
             fields.add(name: "Content-Length", value: String(body.count))
         }
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: status,
             headers: fields,
             url: url,

@@ -9,7 +9,7 @@ import NetTapMocking
 /// | Action | Query | Sets |
 /// |---|---|---|
 /// | `capture` | `on=1` or `on=0` | `CaptureLog.isCapturing` |
-/// | `scope` | `allow`, `deny`: patterns, one per line or comma | `Interceptor.scope` |
+/// | `scope` | `allow`, `deny`: patterns, one per line or comma | `NetTapInterceptor.scope` |
 /// | `profile` | `preset` (empty or absent: the app's own) | the overall network profile |
 /// | `rule` | `host`, `preset` | a per-host rule, ahead of the others |
 /// | `rule/remove` | `host` | removes the control page's rule for that host |

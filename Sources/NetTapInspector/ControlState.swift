@@ -45,7 +45,7 @@ struct ControlState: Encodable {
         var pageHost: String?
     }
 
-    /// `Interceptor.scope` in its string form.
+    /// `NetTapInterceptor.scope` in its string form.
     struct Scope: Encodable {
         var allowHosts: [String]
         var denyHosts: [String]

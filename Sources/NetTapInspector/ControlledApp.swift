@@ -4,7 +4,7 @@ import NetTapMocking
 
 /// The running app the control page switches: its interceptor and the inspector's controls on it.
 struct ControlledApp: Sendable {
-    let interceptor: Interceptor
+    let interceptor: NetTapInterceptor
     let controls: InspectorControls
 
     /// The mock sets of the app's `MockHandler`s, in handler order, looked up at each call (handlers may change).

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// A running inspector: the app's traffic live in the Network panel of Chrome DevTools (Chrome, Edge, Brave or
-/// any Chromium), started with ``NetTapCore/Interceptor/startInspector(address:port:)``.
+/// any Chromium), started with ``NetTapCore/NetTapInterceptor/startInspector(address:port:)``.
 ///
 /// Open ``devToolsURL`` in the browser, or add `127.0.0.1:PORT` under `chrome://inspect` → "Discover network
 /// targets" and the app appears there as a Node process does. DevTools' throttling menu and request blocking act
@@ -23,7 +23,7 @@ public final class DevToolsInspector: Sendable {
     private let server: InspectorServer
     private let endpoint: DevToolsEndpoint
     private let domain: NetworkDomain
-    private let interceptor: Interceptor?
+    private let interceptor: NetTapInterceptor?
     private let controls: InspectorControls?
     private let stopped = Locked(false)
 
@@ -31,7 +31,7 @@ public final class DevToolsInspector: Sendable {
         server: InspectorServer,
         endpoint: DevToolsEndpoint,
         domain: NetworkDomain,
-        interceptor: Interceptor?,
+        interceptor: NetTapInterceptor?,
         controls: InspectorControls?
     ) {
         self.server = server
@@ -95,7 +95,7 @@ public final class DevToolsInspector: Sendable {
     /// - Throws: ``InspectorError`` naming the address and port when it cannot listen.
     package static func serve(
         _ traffic: any InspectedTraffic,
-        controls: (InspectorControls, on: Interceptor)?,
+        controls: (InspectorControls, on: NetTapInterceptor)?,
         title: String,
         address: String,
         port: Int

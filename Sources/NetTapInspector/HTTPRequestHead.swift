@@ -17,7 +17,7 @@ package struct HTTPRequestHead: Sendable, Equatable {
     /// `HTTP/1.1` or `HTTP/1.0`.
     package var version: String
     /// The header fields, in order.
-    package var fields: HTTPHeaders
+    package var fields: HeaderFields
 
     /// The authority the client addressed: an absolute-form target's, else the `Host` field (RFC 9112 §3.2.2).
     package var authority: String? { targetAuthority ?? fields["Host"] }

@@ -22,7 +22,7 @@ enum HTTPRequestLine {
             query: nil,
             targetAuthority: nil,
             version: version,
-            fields: HTTPHeaders()
+            fields: HeaderFields()
         )
         try locate(target, in: &head)
         return head

@@ -9,9 +9,9 @@ import NetTapCore
 /// Transactions are shown as they are held: a capture log's are already redacted with its redactor.
 package protocol InspectedTraffic: Sendable {
     /// Every transaction held now, in start order.
-    var transactions: [Transaction] { get }
+    var transactions: [CapturedTransaction] { get }
     /// The transaction with `id`, for its bodies; `nil` when it is not held (any more).
-    func transaction(id: UUID) -> Transaction?
+    func transaction(id: UUID) -> CapturedTransaction?
     /// Calls `observe` with each later event, on one serial queue, until ``stopObserving(_:)``; `nil` when the
     /// traffic never changes.
     func observe(_ observe: @escaping @Sendable (TransactionEvent) -> Void) -> UUID?
@@ -38,16 +38,16 @@ private struct ClosureObserver: TransactionObserver {
 
 /// Transactions read from a file: shown once, never changing.
 package struct RecordedTraffic: InspectedTraffic {
-    package let transactions: [Transaction]
-    private let byID: [UUID: Transaction]
+    package let transactions: [CapturedTransaction]
+    private let byID: [UUID: CapturedTransaction]
 
     /// Holds `transactions` in the order given.
-    package init(_ transactions: [Transaction]) {
+    package init(_ transactions: [CapturedTransaction]) {
         self.transactions = transactions
         self.byID = Dictionary(transactions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    package func transaction(id: UUID) -> Transaction? { byID[id] }
+    package func transaction(id: UUID) -> CapturedTransaction? { byID[id] }
     package func observe(_ observe: @escaping @Sendable (TransactionEvent) -> Void) -> UUID? { nil }
     package func stopObserving(_ token: UUID) {}
 }

@@ -24,7 +24,8 @@ package struct InspectorControlHandler: TransactionHandler {
         self.controls = controls
     }
 
-    package func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    package func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse
+    {
         controls.noteRequest()
         if let url = request.url, let pattern = controls.blockingPattern(for: url) {
             context.answer(by: name)

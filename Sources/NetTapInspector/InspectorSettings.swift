@@ -7,7 +7,7 @@ import NetTapCore
 /// {"inspector": {"enabled": true, "address": "127.0.0.1", "port": 9229}}
 /// ```
 /// `enabled` (default `true`) lets a file keep the section switched off; `address` is the IPv4 address to listen on
-/// (`127.0.0.1` by default; another writes a warning, see ``NetTapCore/Interceptor/startInspector(address:port:)``);
+/// (`127.0.0.1` by default; another writes a warning, see ``NetTapCore/NetTapInterceptor/startInspector(address:port:)``);
 /// `port` is from 0 to 65535, 0 (the default) for a free one.
 public struct InspectorSettings: Sendable, Hashable {
     /// The keys of the `inspector` object.
@@ -60,7 +60,7 @@ public struct InspectorSettings: Sendable, Hashable {
     /// - Parameter interceptor: The interceptor whose traffic it shows.
     /// - Returns: The running inspector, or `nil` when not enabled.
     /// - Throws: ``InspectorError`` when NetTap is off or the port is in use.
-    public func start(on interceptor: Interceptor) throws(InspectorError) -> DevToolsInspector? {
+    public func start(on interceptor: NetTapInterceptor) throws(InspectorError) -> DevToolsInspector? {
         guard isEnabled else { return nil }
         return try interceptor.startInspector(address: address, port: port)
     }

@@ -35,7 +35,7 @@ enum NetworkBodies {
         return .result(["postData": text, "base64Encoded": isBase64])
     }
 
-    private static func transaction(_ params: [String: Any], in traffic: any InspectedTraffic) -> Transaction? {
+    private static func transaction(_ params: [String: Any], in traffic: any InspectedTraffic) -> CapturedTransaction? {
         guard let text = params["requestId"] as? String, let id = UUID(uuidString: text) else { return nil }
         return traffic.transaction(id: id)
     }

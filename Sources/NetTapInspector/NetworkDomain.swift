@@ -18,7 +18,7 @@ package final class NetworkDomain: Sendable {
         var observation: UUID?
         var liveEvents = 0
         /// Started requests whose `requestWillBeSent` waits for their answer, and since when.
-        var held: [UUID: (transaction: Transaction, since: Date)] = [:]
+        var held: [UUID: (transaction: CapturedTransaction, since: Date)] = [:]
         var isFlushScheduled = false
     }
 
@@ -36,7 +36,7 @@ package final class NetworkDomain: Sendable {
             }
         }
 
-        init(_ transaction: Transaction) {
+        init(_ transaction: CapturedTransaction) {
             if transaction.state != .pending && transaction.state != .receiving {
                 self = .finished
             } else {

@@ -10,8 +10,8 @@ extension NetworkEvents {
     static func responseObject(
         url: URL,
         status: Int,
-        headers: HTTPHeaders,
-        transaction: Transaction,
+        headers: HeaderFields,
+        transaction: CapturedTransaction,
         isFinal: Bool
     ) -> [String: Any] {
         let contentType = headers["Content-Type"] ?? ""
@@ -61,7 +61,7 @@ extension NetworkEvents {
 
     /// CDP's `ResourceTiming`: `requestTime` in seconds, every other field milliseconds after it, -1 where a
     /// phase did not happen; from the transport's phases, else from the milestones NetTap recorded.
-    static func timing(of transaction: Transaction) -> [String: Any]? {
+    static func timing(of transaction: CapturedTransaction) -> [String: Any]? {
         let timings = transaction.timings
         var timing: [String: Any] = ["requestTime": timings.startDate.timeIntervalSince1970]
         for key in [

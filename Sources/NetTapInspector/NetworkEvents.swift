@@ -37,7 +37,7 @@ package enum NetworkEvents {
     }
 
     /// Every event of a finished transaction, in order (for replaying a capture log or a file).
-    package static func replay(_ transaction: Transaction) -> [Event] {
+    package static func replay(_ transaction: CapturedTransaction) -> [Event] {
         var events = [requestWillBeSent(transaction)] + redirects(of: transaction)
         if transaction.response != nil { events.append(responseReceived(transaction)) }
         if transaction.state != .pending, transaction.state != .receiving { events += finished(transaction) }
@@ -46,7 +46,7 @@ package enum NetworkEvents {
 
     /// `Network.requestWillBeSent`; `initiator.url` is `nettap:` and who answered, or `nettap:pending` when
     /// `isAnswered` is `false` (a request shown before its answer: nobody has answered yet).
-    static func requestWillBeSent(_ transaction: Transaction, isAnswered: Bool = true) -> Event {
+    static func requestWillBeSent(_ transaction: CapturedTransaction, isAnswered: Bool = true) -> Event {
         let request = transaction.request
         var params = base(transaction, at: transaction.timings.startDate)
         params["documentURL"] = request.url.absoluteString
@@ -64,7 +64,7 @@ package enum NetworkEvents {
     }
 
     /// For each redirect hop: the next request, with the hop's response as `redirectResponse`.
-    static func redirects(of transaction: Transaction) -> [Event] {
+    static func redirects(of transaction: CapturedTransaction) -> [Event] {
         transaction.redirects.enumerated().map { index, hop in
             let next =
                 index + 1 < transaction.redirects.count
@@ -96,7 +96,7 @@ package enum NetworkEvents {
         }
     }
 
-    static func responseReceived(_ transaction: Transaction) -> Event {
+    static func responseReceived(_ transaction: CapturedTransaction) -> Event {
         guard let response = transaction.response else {
             return Event(method: "Network.responseReceived", params: [:])
         }
@@ -113,7 +113,7 @@ package enum NetworkEvents {
         return Event(method: "Network.responseReceived", params: params)
     }
 
-    static func finished(_ transaction: Transaction) -> [Event] {
+    static func finished(_ transaction: CapturedTransaction) -> [Event] {
         let end = moment(transaction, transaction.timings.end).timeIntervalSince1970
         let id = transaction.id.uuidString
         let length = transaction.response?.body?.totalByteCount ?? 0
@@ -152,21 +152,21 @@ package enum NetworkEvents {
         return [Event(method: "Network.loadingFailed", params: params)]
     }
 
-    private static func base(_ transaction: Transaction, at date: Date) -> [String: Any] {
+    private static func base(_ transaction: CapturedTransaction, at date: Date) -> [String: Any] {
         [
             "requestId": transaction.id.uuidString, "loaderId": transaction.id.uuidString,
             "timestamp": date.timeIntervalSince1970,
         ]
     }
 
-    private static func moment(_ transaction: Transaction, _ milliseconds: Double?) -> Date {
+    private static func moment(_ transaction: CapturedTransaction, _ milliseconds: Double?) -> Date {
         transaction.timings.startDate.addingTimeInterval(max(0, milliseconds ?? 0) / 1000)
     }
 
     private static func requestObject(
         method: String,
         url: URL,
-        headers: HTTPHeaders,
+        headers: HeaderFields,
         body: CapturedBody?
     ) -> [String: Any] {
         var object: [String: Any] = [
@@ -181,7 +181,7 @@ package enum NetworkEvents {
     }
 
     /// Header fields as CDP's `Headers` object: one key per name, repeated fields joined by a line feed.
-    static func headerObject(_ headers: HTTPHeaders) -> [String: String] {
+    static func headerObject(_ headers: HeaderFields) -> [String: String] {
         var object: [String: String] = [:]
         for field in headers {
             if let existing = object[field.name] {

@@ -42,7 +42,7 @@ import FoundationNetworking
 /// ignores `Range` to do. So no unverified byte is ever delivered, and a genuine asset never looks tampered.
 ///
 /// ```swift
-/// let interceptor = Interceptor()
+/// let interceptor = NetTapInterceptor()
 /// interceptor.handlers = [
 ///     IntegrityHandler(rules: [
 ///         IntegrityRule(.host("cdn.example.com"), expect: .fileName, onMismatch: .fallback(.directory(bundled)))
@@ -96,7 +96,7 @@ public struct IntegrityHandler: TransactionHandler {
     ///   `URLError(.dataLengthExceedsMaximum)` for a body longer than ``bufferByteLimit``; what `next` or the
     ///   body throws.
     /// - Complexity: O(body length) for a selected response, O(number of rules) otherwise.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         var sent = request
         if request.value(forHTTPHeaderField: "Range") != nil, rules.contains(where: { $0.selects(request) }) {
             sent.setValue(nil, forHTTPHeaderField: "Range")
@@ -141,7 +141,7 @@ public struct IntegrityHandler: TransactionHandler {
     }
 
     /// Whether the response has a body to verify: a 2xx other than 204 and 205, to a request other than `HEAD`.
-    private static func hasVerifiableBody(_ response: HTTPResponse, method: String?) -> Bool {
+    private static func hasVerifiableBody(_ response: HandlerResponse, method: String?) -> Bool {
         (200..<300).contains(response.statusCode) && response.statusCode != 204 && response.statusCode != 205
             && method?.uppercased() != "HEAD"
     }
@@ -191,9 +191,9 @@ public struct IntegrityHandler: TransactionHandler {
     private func serveFallback(
         _ fallback: IntegrityFallback,
         for mismatch: Mismatch,
-        original: HTTPResponse,
+        original: HandlerResponse,
         context: TransactionContext
-    ) throws -> HTTPResponse {
+    ) throws -> HandlerResponse {
         let failure: (detail: String, reason: String, extra: [String: String])
         if let file = fallback.fileURL(forPath: mismatch.path) {
             if let data = try? Data(contentsOf: file) {
@@ -237,14 +237,14 @@ public struct IntegrityHandler: TransactionHandler {
         "wasm": "application/wasm", "json": "application/json", "svg": "image/svg+xml",
     ]
 
-    private static func fallbackResponse(_ data: Data, path: String, original: HTTPResponse) -> HTTPResponse {
-        var headers = HTTPHeaders()
+    private static func fallbackResponse(_ data: Data, path: String, original: HandlerResponse) -> HandlerResponse {
+        var headers = HeaderFields()
         let pathExtension = (path as NSString).pathExtension.lowercased()
         if let type = fallbackContentTypes[pathExtension] ?? original.headers["Content-Type"] {
             headers.set(name: "Content-Type", value: type)
         }
         headers.set(name: "Content-Length", value: "\(data.count)")
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: 200,
             headers: headers,
             url: original.url,

@@ -171,7 +171,7 @@ public struct MockConfiguration: Sendable {
     /// Adds a stub to a mocks file (creating the file or the scenario when missing) and writes it back.
     ///
     /// - Parameters:
-    ///   - stub: The stub, for example from ``Stub/init(recording:name:redactor:)-(Transaction,_,_)``; its body is written
+    ///   - stub: The stub, for example from ``Stub/init(recording:name:redactor:)-(CapturedTransaction,_,_)``; its body is written
     ///     inline (`body`, `json` or `base64`).
     ///   - scenario: The scenario to add to; `nil` adds a base stub. A stub of the same name there is replaced.
     ///   - url: The `nettap.json` or stand-alone mocks file.

@@ -156,8 +156,8 @@ struct MockConfigurationReader {
         return .empty
     }
 
-    private func headers(_ node: ConfigNode) throws -> HTTPHeaders {
-        var headers = HTTPHeaders()
+    private func headers(_ node: ConfigNode) throws -> HeaderFields {
+        var headers = HeaderFields()
         if case .array = node.value {
             for element in try node.elements() {
                 try element.rejectUnknownKeys(allowed: ["name", "value"])

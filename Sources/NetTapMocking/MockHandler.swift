@@ -110,7 +110,7 @@ public struct MockHandler: TransactionHandler {
     ///   under ``UnmatchedPolicy/fail``; `URLError(.fileDoesNotExist)` for a missing body file;
     ///   `CancellationError` when cancelled during the latency; what `next` throws.
     /// - Complexity: O(number of active stubs) matcher evaluations.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         guard let resolution = mocks.resolve(request) else {
             mocks.recordUnmatched(request)
             switch unmatchedPolicy {
@@ -137,7 +137,7 @@ public struct MockHandler: TransactionHandler {
     }
 
     /// Relays the network's response to the app and, once its body has arrived whole, adds it as a stub.
-    private func record(_ request: URLRequest, response: HTTPResponse) async throws -> HTTPResponse {
+    private func record(_ request: URLRequest, response: HandlerResponse) async throws -> HandlerResponse {
         let original = response.body
         var relay = response
         var bodyWriter: BodyWriter?

@@ -22,7 +22,7 @@ package enum RecordedStub {
 
     /// A stub matching the request's method and exact URL (see ``StubMatcher/exactRequest(method:url:redactor:)``)
     /// that answers with the response's status, headers and body, secrets redacted.
-    static func make(request: URLRequest, response: HTTPResponse, body: Data, redactor: Redactor) -> Stub {
+    static func make(request: URLRequest, response: HandlerResponse, body: Data, redactor: Redactor) -> Stub {
         let method = (request.httpMethod ?? "GET").uppercased()
         let url = request.url ?? URL(fileURLWithPath: "/")
         return make(
@@ -41,11 +41,11 @@ package enum RecordedStub {
         method: String,
         url: URL,
         statusCode: Int,
-        headers: HTTPHeaders,
+        headers: HeaderFields,
         body: Data,
         redactor: Redactor
     ) -> Stub {
-        let kept = HTTPHeaders(headers.filter { !transferHeaders.contains($0.name.lowercased()) })
+        let kept = HeaderFields(headers.filter { !transferHeaders.contains($0.name.lowercased()) })
         // A recording with a body HTTP forbids (a HAR writer's stray text) is saved without it.
         let redactedBody =
             carriesBody(method: method, statusCode: statusCode)

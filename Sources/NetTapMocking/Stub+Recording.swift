@@ -26,7 +26,7 @@ extension Stub {
     /// - Throws: ``MockingError/notSavable(_:reason:)`` when the transaction has neither a response nor a
     ///   network error to reproduce (it was cancelled), or its captured body was truncated at the capture
     ///   limit.
-    public init(recording transaction: Transaction, name: String? = nil, redactor: Redactor = .default) throws {
+    public init(recording transaction: CapturedTransaction, name: String? = nil, redactor: Redactor = .default) throws {
         // The whole transaction first, so that copies of request secrets in the response (a server echoing the
         // Authorization header or the posted password) are gone too.
         let transaction = redactor.redact(transaction: transaction).value
@@ -64,7 +64,7 @@ extension Stub {
 
     /// Creates a stub from a HAR 1.2 entry (Chrome, Charles, Proxyman, NetTap exports): "save as mock".
     ///
-    /// The stub matches `request.method` and `request.url` as ``init(recording:name:redactor:)-(Transaction,_,_)`` does,
+    /// The stub matches `request.method` and `request.url` as ``init(recording:name:redactor:)-(CapturedTransaction,_,_)`` does,
     /// and answers with `response.status`, `response.headers` (minus HTTP/2 pseudo-headers starting with `:`
     /// and the transfer headers) and `response.content.text`, base64-decoded when `content.encoding` is
     /// `base64`.
@@ -126,8 +126,8 @@ extension Stub {
             sweeping: known
         ).redacted.value
         let recorded = redacted.response
-        let headers = HTTPHeaders(
-            (recorded?.headers ?? HTTPHeaders()).filter { !$0.name.hasPrefix(":") }
+        let headers = HeaderFields(
+            (recorded?.headers ?? HeaderFields()).filter { !$0.name.hasPrefix(":") }
         )
         var stub = RecordedStub.make(
             method: entry.request.method,

@@ -6,11 +6,11 @@ import FoundationNetworking
 #endif
 
 extension StubResponse {
-    /// Waits the latency, then fails or builds the `HTTPResponse` the app receives.
+    /// Waits the latency, then fails or builds the `HandlerResponse` the app receives.
     ///
     /// - Throws: `URLError(failure)` for a failure; `URLError(.fileDoesNotExist)` for a missing body file;
     ///   `CancellationError` when cancelled during the latency; what a dynamic closure throws.
-    func answer(_ request: URLRequest, clock: any Clock<Duration>) async throws -> HTTPResponse {
+    func answer(_ request: URLRequest, clock: any Clock<Duration>) async throws -> HandlerResponse {
         if latency > .zero {
             try await clock.sleep(for: latency)
         }
@@ -47,9 +47,9 @@ extension StubResponse {
             // head (as libcurl does; platform-notes §10), so a body duration passes before the head instead:
             // the transaction still takes as long.
             try await PacedBody.waitForUndeliveredBody(pacing: pacing, clock: clock)
-            return HTTPResponse(statusCode: statusCode, headers: headers, url: request.url, body: .empty)
+            return HandlerResponse(statusCode: statusCode, headers: headers, url: request.url, body: .empty)
         }
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: statusCode,
             headers: headers,
             url: request.url,

@@ -42,7 +42,7 @@ public struct StubResponse: Sendable {
     /// The HTTP status code; 200 by default.
     public var statusCode: Int
     /// The header fields in order; repeated fields (several `Set-Cookie`) stay separate.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body.
     public var body: StubBody
     /// The time before the head (or the failure) is delivered; zero by default.
@@ -56,11 +56,11 @@ public struct StubResponse: Sendable {
     ///   - statusCode: The HTTP status code; 200 by default.
     ///   - headers: The header fields; `Content-Encoding` is dropped when answering (see the type's notes).
     ///   - body: The body; empty by default.
-    public init(statusCode: Int = 200, headers: HTTPHeaders = [:], body: StubBody = .empty) {
+    public init(statusCode: Int = 200, headers: HeaderFields = [:], body: StubBody = .empty) {
         self.init(kind: .http, statusCode: statusCode, headers: headers, body: body)
     }
 
-    init(kind: Kind, statusCode: Int = 200, headers: HTTPHeaders = [:], body: StubBody = .empty) {
+    init(kind: Kind, statusCode: Int = 200, headers: HeaderFields = [:], body: StubBody = .empty) {
         self.kind = kind
         self.statusCode = statusCode
         self.headers = headers
@@ -89,7 +89,7 @@ public struct StubResponse: Sendable {
     ///   - statusCode: The HTTP status code, for example `204`.
     ///   - headers: The header fields.
     /// - Returns: The response.
-    public static func status(_ statusCode: Int, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func status(_ statusCode: Int, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(statusCode: statusCode, headers: headers)
     }
 
@@ -100,7 +100,7 @@ public struct StubResponse: Sendable {
     ///   - statusCode: The HTTP status code; 200 by default.
     ///   - headers: The header fields.
     /// - Returns: The response.
-    public static func data(_ data: Data, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func data(_ data: Data, statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(statusCode: statusCode, headers: headers, body: .data(data))
     }
 
@@ -112,7 +112,7 @@ public struct StubResponse: Sendable {
     ///   - statusCode: The HTTP status code; 200 by default.
     ///   - headers: The header fields.
     /// - Returns: The response.
-    public static func text(_ text: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func text(_ text: String, statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         var headers = headers
         if !headers.contains(name: "Content-Type") {
             headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -128,7 +128,7 @@ public struct StubResponse: Sendable {
     ///   - statusCode: The HTTP status code; 200 by default.
     ///   - headers: The header fields.
     /// - Returns: The response.
-    public static func json(_ value: JSONValue, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func json(_ value: JSONValue, statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(statusCode: statusCode, headers: headers, body: .json(value))
     }
 
@@ -140,7 +140,7 @@ public struct StubResponse: Sendable {
     ///   - statusCode: The HTTP status code; 200 by default.
     ///   - headers: The header fields.
     /// - Returns: The response.
-    public static func file(_ file: URL, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func file(_ file: URL, statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(statusCode: statusCode, headers: headers, body: .file(file))
     }
 

@@ -56,7 +56,7 @@ public struct Cassette: Sendable, Hashable {
     ///
     /// The transaction is appended as given: redact it first (`Redactor/redact(transaction:)`).
     /// - Parameter transaction: The transaction.
-    public mutating func append(_ transaction: Transaction) {
+    public mutating func append(_ transaction: CapturedTransaction) {
         entries += HAREntry.entries(for: transaction)
     }
 

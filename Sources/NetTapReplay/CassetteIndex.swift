@@ -16,12 +16,12 @@ final class CassetteIndex: Sendable {
         /// The same request, parsed for matching.
         var prepared: CassetteMatching.Prepared
         /// The replayed response's head, built once (its body is replaced on every replay).
-        var head: HTTPResponse
+        var head: HandlerResponse
         /// The replayed response's decoded body.
         var body: Data
 
         /// The response to answer with, for a request to `url`.
-        func response(url: URL) -> HTTPResponse {
+        func response(url: URL) -> HandlerResponse {
             var response = head
             response.url = url
             response.body = .data(body)

@@ -8,7 +8,7 @@ import FoundationNetworking
 
 extension ReplayHandler {
     /// Sends the request on and returns the response with its body teed into a recording.
-    func record(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func record(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let hopsBefore = context.redirects.count
         var response = try await next(request)
         let tee = BodyTee(limit: bodyByteLimit)
@@ -38,12 +38,12 @@ extension ReplayHandler {
     /// The transaction to record: the request as this handler saw it, the response and the hops followed.
     static func transaction(
         request: URLRequest,
-        response: HTTPResponse,
+        response: HandlerResponse,
         body: CapturedBody,
         context: TransactionContext,
         hops: [RedirectHop],
         limit: Int
-    ) -> Transaction {
+    ) -> CapturedTransaction {
         let captured = capture(request, limit: limit)
         var annotations = context.annotations
         var notes: [String] = []
@@ -58,7 +58,7 @@ extension ReplayHandler {
         }
         let milestones = context.milestones
         let end = context.elapsedMilliseconds
-        return Transaction(
+        return CapturedTransaction(
             id: context.id,
             request: captured,
             response: CapturedResponse(
@@ -75,7 +75,7 @@ extension ReplayHandler {
                 firstByte: milestones.firstByte ?? end,
                 end: end
             ),
-            answeredBy: Transaction.answeredByNetwork,
+            answeredBy: CapturedTransaction.answeredByNetwork,
             annotations: annotations,
             state: .completed
         )

@@ -120,7 +120,7 @@ public struct ReplayHandler: TransactionHandler {
     ///   description names the cassette file, the request and the closest entry with the differences); what
     ///   `next` throws while recording.
     /// - Complexity: O(entries sharing the request's method, origin and path) to match.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let incoming = redactor.redact(request: Self.capture(request, limit: Int.max)).value
         if mode.replays(fileExists: fileExisted), let recorded = index.take(incoming, matching: matching) {
             return replay(recorded, for: request, context: context)
@@ -148,7 +148,7 @@ public struct ReplayHandler: TransactionHandler {
         for request: URLRequest,
         context: TransactionContext
     )
-        -> HTTPResponse
+        -> HandlerResponse
     {
         let url = request.url ?? recorded.request.url
         context.answer(by: name)
@@ -183,7 +183,7 @@ public struct ReplayHandler: TransactionHandler {
         return CapturedRequest(
             method: request.httpMethod ?? "GET",
             url: request.url ?? URL(fileURLWithPath: "/"),
-            headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+            headers: HeaderFields(request.allHTTPHeaderFields ?? [:]),
             body: body
         )
     }

@@ -14,13 +14,13 @@ import NetTapCore
 ///   redacted it. Header bytes are not counted. A HAR file's sizes come from `_netTap.bodies` (NetTap's record of
 ///   the real sizes), else `content.size` and `bodySize` as `HARResponse.receivedBodySize` and
 ///   `HARRequest.sentBodySize` define.
-/// - **failed**: transactions in state `Transaction.State.failed` or `Transaction.State.cancelled` (a HAR entry of
+/// - **failed**: transactions in state `CapturedTransaction.State.failed` or `CapturedTransaction.State.cancelled` (a HAR entry of
 ///   status 0). **httpErrors** counts responses with status ≥ 400; **clientErrors** (400–499) and **serverErrors**
 ///   (≥ 500) split them. HTTP errors and redirects are not failures.
 /// - **p50 / p95 / p99**: nearest-rank percentiles of `Timings.duration` in milliseconds (a HAR entry's `time`,
 ///   plus its redirect hops'): the value at rank ⌈p/100 · n⌉ of the n ascending durations of transactions that
 ///   ended; `nil` when none ended.
-/// - **answeredBy**: how many transactions each `Transaction.answeredBy` source answered, with its share.
+/// - **answeredBy**: how many transactions each `CapturedTransaction.answeredBy` source answered, with its share.
 /// - **series**: buckets of ``bucketDuration``, starting at the range's start (the earliest start without a
 ///   range) or, with ``BucketAlignment/wallClock``, at whole multiples of the bucket since 1970-01-01T00:00:00Z.
 ///   A transaction counts as one request in the bucket of its start; its request body in the bucket where the
@@ -143,7 +143,7 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     ///     with a request or bytes (then the bucket is never widened).
     /// - Complexity: O(n log n) in the number of transactions, plus O(b) in the number of buckets in the series.
     public init(
-        transactions: [Transaction],
+        transactions: [CapturedTransaction],
         range: DateInterval? = nil,
         bucketDuration: Duration = .seconds(1),
         alignment: BucketAlignment = .rangeStart,
@@ -173,7 +173,7 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
         self.alignment = alignment
         self.range = covered
         total = Self.totals(host: "(all)", transactions: selected)
-        var groups: [String: [Transaction]] = [:]
+        var groups: [String: [CapturedTransaction]] = [:]
         for transaction in selected {
             groups[Self.host(of: transaction.request.url), default: []].append(transaction)
         }
@@ -236,17 +236,17 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     }
 
     /// The earliest start to the latest end (or start) of the transactions.
-    static func extent(of transactions: [Transaction]) -> DateInterval? {
+    static func extent(of transactions: [CapturedTransaction]) -> DateInterval? {
         guard let first = transactions.map(\.timings.startDate).min() else { return nil }
         let last = transactions.map { Self.moment(of: $0, milliseconds: $0.timings.end) }.max() ?? first
         return DateInterval(start: first, end: max(first, last))
     }
 
-    private static func moment(of transaction: Transaction, milliseconds: Double?) -> Date {
+    private static func moment(of transaction: CapturedTransaction, milliseconds: Double?) -> Date {
         transaction.timings.startDate.addingTimeInterval(max(0, milliseconds ?? 0) / 1000)
     }
 
-    private static func totals(host: String, transactions: [Transaction]) -> Totals {
+    private static func totals(host: String, transactions: [CapturedTransaction]) -> Totals {
         let durations = transactions.compactMap(\.timings.duration).filter { $0 >= 0 }.sorted()
         var sources: [String: Int] = [:]
         for transaction in transactions { sources[transaction.answeredBy, default: 0] += 1 }
@@ -287,7 +287,7 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     }
 
     private static func series(
-        of transactions: [Transaction],
+        of transactions: [CapturedTransaction],
         range: DateInterval,
         layout: (start: Date, count: Int),
         bucketSeconds: Double,

@@ -38,7 +38,7 @@ import NetTapCore
 /// ```
 public struct HTMLReport: Sendable {
     /// The transactions, in any order (the page lists them by start time).
-    public var transactions: [Transaction]
+    public var transactions: [CapturedTransaction]
     /// The page title, shown in the heading and the browser tab.
     public var title: String
     /// What replaces secrets before anything is shown; `Redactor.disabled` shows everything as captured.
@@ -95,7 +95,7 @@ public struct HTMLReport: Sendable {
     ///   - bodyByteLimit: Bytes of each text body embedded; 256 KiB by default.
     ///   - generatedAt: The creation time written in the page; now by default.
     public init(
-        transactions: [Transaction],
+        transactions: [CapturedTransaction],
         title: String = "NetTap report",
         redactor: Redactor = .default,
         bucketDuration: Duration = .seconds(1),
@@ -252,10 +252,10 @@ public struct HTMLReport: Sendable {
     /// redacted wherever it appears in the others), on all cores (redaction is the largest part of the rendering
     /// time), calling `progress` with the fraction done after each chunk of the first pass.
     private static func redact(
-        _ transactions: [Transaction],
+        _ transactions: [CapturedTransaction],
         with redactor: Redactor,
         progress: @escaping @Sendable (Double) -> Void
-    ) -> [Transaction] {
+    ) -> [CapturedTransaction] {
         guard redactor.isEnabled else {
             progress(1)
             return transactions
@@ -273,7 +273,7 @@ public struct HTMLReport: Sendable {
         let secrets = firstPasses.reduce(into: Set<String>()) { all, chunk in
             for pass in chunk { all.formUnion(pass.secrets) }
         }
-        let results = ChunkResults<[Transaction]>(count: chunkCount)
+        let results = ChunkResults<[CapturedTransaction]>(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let completed = zip(transactions[range(of: chunk)], firstPasses[chunk]).map { transaction, pass in
                 redactor.completing(pass, of: transaction, sweeping: secrets).value

@@ -69,7 +69,7 @@ enum ReportCharts {
     /// transaction has them (``WaterfallSegments``).
     ///
     /// Each bar links to the transaction's detail.
-    static func waterfall(_ transactions: [Transaction], limit: Int) -> String {
+    static func waterfall(_ transactions: [CapturedTransaction], limit: Int) -> String {
         let shown = Array(transactions.prefix(max(0, limit)))
         guard let origin = shown.first?.timings.startDate else { return "<p class=\"muted\">No transactions.</p>\n" }
         let rowHeight = 10.0
@@ -116,7 +116,7 @@ enum ReportCharts {
     ///     millisecond.
     /// - Returns: The bar's SVG.
     private static func waterfallBar(
-        _ transaction: Transaction,
+        _ transaction: CapturedTransaction,
         _ bar: WaterfallSegments,
         top: String,
         height: Double,
@@ -142,7 +142,7 @@ enum ReportCharts {
     }
 
     /// One bar per status code (0 for no response), colored by class.
-    static func statusHistogram(_ transactions: [Transaction]) -> String {
+    static func statusHistogram(_ transactions: [CapturedTransaction]) -> String {
         var counts: [Int: Int] = [:]
         for transaction in transactions { counts[transaction.response?.statusCode ?? 0, default: 0] += 1 }
         let sorted = counts.sorted { $0.key < $1.key }

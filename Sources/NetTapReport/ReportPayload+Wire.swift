@@ -2,7 +2,7 @@ import Foundation
 import NetTapCore
 
 extension ReportPayload {
-    /// What the detail pane shows of `Transaction.wire`: the connection, the protocol, the phases and TLS.
+    /// What the detail pane shows of `CapturedTransaction.wire`: the connection, the protocol, the phases and TLS.
     struct Wire: Encodable {
         var transport: String
         var httpVersion: String?

@@ -82,7 +82,7 @@ struct ReportPayload: Encodable {
 
     var meta: Meta
     /// The transactions, already redacted as the report says.
-    var transactions: [Transaction]
+    var transactions: [CapturedTransaction]
     var bodyByteLimit: Int
 
     /// The most bytes of a binary body embedded for its hex dump.
@@ -92,7 +92,7 @@ struct ReportPayload: Encodable {
     /// How many transactions are encoded at a time (progress is reported per chunk).
     static let chunkSize = 500
 
-    init(transactions: [Transaction], title: String, isRedacted: Bool, generatedAt: Date, bodyByteLimit: Int) {
+    init(transactions: [CapturedTransaction], title: String, isRedacted: Bool, generatedAt: Date, bodyByteLimit: Int) {
         let origin = transactions.map(\.timings.startDate).min() ?? generatedAt
         meta = Meta(
             title: title,
@@ -159,7 +159,7 @@ struct ReportPayload: Encodable {
         return data.count >= 2 ? Data(data.dropFirst().dropLast()) : Data()
     }
 
-    private static func row(_ transaction: Transaction) -> Row {
+    private static func row(_ transaction: CapturedTransaction) -> Row {
         Row(
             id: transaction.id.uuidString.lowercased(),
             start: transaction.timings.startDate.timeIntervalSince1970 * 1000,
@@ -180,7 +180,7 @@ struct ReportPayload: Encodable {
         )
     }
 
-    private static func detail(_ transaction: Transaction, bodyByteLimit: Int) -> Detail {
+    private static func detail(_ transaction: CapturedTransaction, bodyByteLimit: Int) -> Detail {
         let response = transaction.response
         return Detail(
             requestHeaders: transaction.request.headers.map { [$0.name, $0.value] },

@@ -70,8 +70,8 @@ enum ReportSections {
         return html + "</tbody></table></div></section>\n"
     }
 
-    static func findings(_ transactions: [Transaction]) -> String {
-        var items: [(Finding, Transaction)] = []
+    static func findings(_ transactions: [CapturedTransaction]) -> String {
+        var items: [(Finding, CapturedTransaction)] = []
         for transaction in transactions {
             for finding in transaction.findings { items.append((finding, transaction)) }
         }

@@ -4,7 +4,7 @@ import NetTapCore
 /// The coloured parts of one waterfall bar, in milliseconds from the transaction's start.
 ///
 /// Without wire phases a bar has three parts, as NetTap's own milestones give them: until sent (`queue`),
-/// waiting for the first byte (`wait`), receiving (`receive`). With `Transaction.wire.phases` the part after
+/// waiting for the first byte (`wait`), receiving (`receive`). With `CapturedTransaction.wire.phases` the part after
 /// sending is split as the transport timed it: `ph-dns`, `ph-connect` (TCP, without TLS), `ph-ssl`, `ph-send`,
 /// `ph-wait`, `ph-receive`, each one starting where the one before ended and cut at the transaction's end.
 struct WaterfallSegments {
@@ -32,7 +32,7 @@ struct WaterfallSegments {
     ///   - sent: Milliseconds until the request was sent.
     ///   - firstByte: Milliseconds until the first byte (between `sent` and `end`).
     ///   - end: Milliseconds until the end.
-    init(_ transaction: Transaction, sent: Double, firstByte: Double, end: Double) {
+    init(_ transaction: CapturedTransaction, sent: Double, firstByte: Double, end: Double) {
         let queue = Segment(kind: "queue", from: 0, to: sent)
         guard let phases = transaction.wire?.phases else {
             segments = [

@@ -70,7 +70,7 @@ public struct ShapingHandler: TransactionHandler {
     /// - Returns: The response, its body paced to the download bandwidth.
     /// - Throws: `URLError` with the condition's code, `URLError(.networkConnectionLost)` for simulated loss,
     ///   `CancellationError` when cancelled, or what the rest of the pipeline throws.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         guard let (profile, link) = shaper.shaping(for: request) else { return try await next(request) }
         if let condition = profile.condition {
             context.annotate(name, condition.rawValue)

@@ -23,7 +23,7 @@ enum Schema {
     ///   b-tree would spill each one to an overflow page of its own.
     /// - `transactions`: `start` in seconds since 1970, `duration_ms` in milliseconds, `status` NULL without a
     ///   response, `*_body_hash` NULL without a body, `*_body_size` the full body size (also when the stored
-    ///   bytes were truncated), `record` the ``Transaction`` as JSON with its bodies left out.
+    ///   bytes were truncated), `record` the ``CapturedTransaction`` as JSON with its bodies left out.
     private static func version1(_ database: Database) throws {
         try database.execute(
             """

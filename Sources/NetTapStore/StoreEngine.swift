@@ -123,7 +123,7 @@ final class StoreEngine {
     /// A transaction whose identifier is already stored replaces the stored one.
     /// - Parameter batch: The transactions.
     /// - Throws: ``StoreError`` naming the file; nothing of the batch is stored then.
-    func write(_ batch: [Transaction]) throws(StoreError) {
+    func write(_ batch: [CapturedTransaction]) throws(StoreError) {
         guard !batch.isEmpty else { return }
         do {
             var replacedHashes = Set<Data>()
@@ -139,7 +139,7 @@ final class StoreEngine {
         }
     }
 
-    private func insert(_ transaction: Transaction, replacedHashes: inout Set<Data>) throws {
+    private func insert(_ transaction: CapturedTransaction, replacedHashes: inout Set<Data>) throws {
         let requestBody = try storeBody(transaction.request.body)
         let responseBody = try storeBody(transaction.response?.body)
         var record = transaction
@@ -327,7 +327,7 @@ final class StoreEngine {
     ///   - includingBodies: `true` loads body bytes; `false` gives bodies with no bytes and their full size.
     /// - Returns: The transactions.
     /// - Throws: ``StoreError``.
-    func transactions(matching query: StoreQuery, includingBodies: Bool) throws(StoreError) -> [Transaction] {
+    func transactions(matching query: StoreQuery, includingBodies: Bool) throws(StoreError) -> [CapturedTransaction] {
         let (condition, values) = try query.whereClause()
         var sql = "SELECT t.id, t.record, t.request_body_hash, t.request_body_size, t.response_body_hash, "
         sql += "t.response_body_size"
@@ -339,10 +339,10 @@ final class StoreEngine {
         sql += condition + " ORDER BY t.start DESC, t.id"
         if let limit = query.limit { sql += " LIMIT \(limit)" } else if query.offset > 0 { sql += " LIMIT -1" }
         if query.offset > 0 { sql += " OFFSET \(query.offset)" }
-        return try reading { () throws -> [Transaction] in
+        return try reading { () throws -> [CapturedTransaction] in
             let statement = try database.prepare(sql)
             try statement.bind(values)
-            var result: [Transaction] = []
+            var result: [CapturedTransaction] = []
             while try statement.step() {
                 result.append(try decodeRow(statement, includingBodies: includingBodies))
             }
@@ -375,8 +375,8 @@ final class StoreEngine {
     }
 
     /// One transaction with its bodies, or `nil` when not stored.
-    func transaction(id: UUID) throws(StoreError) -> Transaction? {
-        try reading { () throws -> Transaction? in
+    func transaction(id: UUID) throws(StoreError) -> CapturedTransaction? {
+        try reading { () throws -> CapturedTransaction? in
             let statement = try database.prepare(
                 """
                 SELECT t.id, t.record, t.request_body_hash, t.request_body_size, t.response_body_hash,
@@ -426,7 +426,7 @@ final class StoreEngine {
 
     /// A decoding failure in words with the JSON path of the value at fault, without Swift's type names.
     private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "the record is not JSON a Transaction has" }
+        guard let error = error as? DecodingError else { return "the record is not JSON a CapturedTransaction has" }
         switch error {
         case .keyNotFound(let key, let context):
             return "\(JSONPath.path(context.codingPath)): missing field \"\(key.stringValue)\""
@@ -438,15 +438,15 @@ final class StoreEngine {
             return context.codingPath.isEmpty
                 ? "the record is not valid JSON" : "\(JSONPath.path(context.codingPath)): an unreadable value"
         @unknown default:
-            return "the record is not JSON a Transaction has"
+            return "the record is not JSON a CapturedTransaction has"
         }
     }
 
-    private func decodeRow(_ statement: Statement, includingBodies: Bool) throws -> Transaction {
+    private func decodeRow(_ statement: Statement, includingBodies: Bool) throws -> CapturedTransaction {
         let id = statement.text(0) ?? ""
-        var transaction: Transaction
+        var transaction: CapturedTransaction
         do {
-            transaction = try decoder.decode(Transaction.self, from: statement.data(1) ?? Data())
+            transaction = try decoder.decode(CapturedTransaction.self, from: statement.data(1) ?? Data())
         } catch {
             throw StoreError(
                 code: .invalidRecord,

@@ -23,8 +23,8 @@ public struct StoreQuery: Sendable, Hashable {
         case clientError = "4xx"
         /// `5xx`: server error.
         case serverError = "5xx"
-        /// `failed`: the transaction failed or was cancelled (`Transaction.State.failed` or
-        /// `Transaction.State.cancelled`).
+        /// `failed`: the transaction failed or was cancelled (`CapturedTransaction.State.failed` or
+        /// `CapturedTransaction.State.cancelled`).
         case failed
 
         /// Parses `1xx` … `5xx` or `failed` (any case).
@@ -64,7 +64,7 @@ public struct StoreQuery: Sendable, Hashable {
     public var pathContains: String?
     /// `true` for transactions with at least one `Finding`, `false` for those without.
     public var hasFinding: Bool?
-    /// Who answered (`Transaction.answeredBy`), compared exactly: `network`, `passthrough`, or a handler's name
+    /// Who answered (`CapturedTransaction.answeredBy`), compared exactly: `network`, `passthrough`, or a handler's name
     /// such as `mock`, `cassette`, `files`, `cache`, `integrity`, `shaping` or a custom handler's name.
     ///
     /// The aliases in ``answeredByAliases`` match the name they stand for too: `stub` matches `mock` (the
@@ -116,7 +116,7 @@ public struct StoreQuery: Sendable, Hashable {
     /// Every transaction, newest first.
     public static let all = StoreQuery()
 
-    /// Other words for the names NetTap records in `Transaction.answeredBy`: `stub` → `mock`, `file` → `files`.
+    /// Other words for the names NetTap records in `CapturedTransaction.answeredBy`: `stub` → `mock`, `file` → `files`.
     ///
     /// An ``answeredBy`` filter set to an alias matches the alias itself and the name it stands for.
     public static let answeredByAliases: [String: String] = ["stub": "mock", "file": "files"]

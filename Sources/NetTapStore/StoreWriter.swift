@@ -4,7 +4,7 @@ import NetTapCore
 /// Transactions recorded but not yet written, and the state of background flushes.
 struct PendingWrites {
     /// The recorded transactions, oldest first.
-    var buffer: [Transaction] = []
+    var buffer: [CapturedTransaction] = []
     /// Whether a timed flush is waiting.
     var isTimerScheduled = false
     /// Whether a flush for a full batch is on its way.
@@ -43,7 +43,7 @@ actor StoreWriter {
     /// Runs when the ``TransactionStore`` is released and no write is on its way (a timed write holds the writer
     /// weakly, so it does not keep the connection open), before the release returns.
     deinit {
-        let batch = pending.withLock { state -> [Transaction] in
+        let batch = pending.withLock { state -> [CapturedTransaction] in
             defer { state.buffer = [] }
             return state.buffer
         }
@@ -62,7 +62,7 @@ actor StoreWriter {
     ///   transactions were recorded meanwhile or nothing was written.
     /// - Throws: ``StoreError``; the batch that failed is dropped.
     func drain(isCheckpointForced: Bool = true) throws(StoreError) {
-        let batch = pending.withLock { state -> [Transaction] in
+        let batch = pending.withLock { state -> [CapturedTransaction] in
             let batch = state.buffer
             state.buffer = []
             state.isTimerScheduled = false
@@ -96,7 +96,7 @@ actor StoreWriter {
     }
 
     /// See ``StoreEngine/transactions(matching:includingBodies:)``.
-    func transactions(matching query: StoreQuery, includingBodies: Bool) throws(StoreError) -> [Transaction] {
+    func transactions(matching query: StoreQuery, includingBodies: Bool) throws(StoreError) -> [CapturedTransaction] {
         try engine.transactions(matching: query, includingBodies: includingBodies)
     }
 
@@ -107,7 +107,7 @@ actor StoreWriter {
     func answeredByNames() throws(StoreError) -> [String] { try engine.answeredByNames() }
 
     /// See ``StoreEngine/transaction(id:)``.
-    func transaction(id: UUID) throws(StoreError) -> Transaction? { try engine.transaction(id: id) }
+    func transaction(id: UUID) throws(StoreError) -> CapturedTransaction? { try engine.transaction(id: id) }
 
     /// See ``StoreEngine/integrityCheck()``.
     func integrityCheck() throws(StoreError) -> [String] { try engine.integrityCheck() }

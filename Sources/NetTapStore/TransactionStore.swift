@@ -8,7 +8,7 @@ import NetTapHAR
 ///
 /// ```swift
 /// let store = try TransactionStore(url: URL.applicationSupportDirectory.appending(path: "captures.sqlite"))
-/// Interceptor.shared.captureLog.addObserver(store)
+/// NetTapInterceptor.shared.captureLog.addObserver(store)
 /// // later, in this process or another one:
 /// let errors = try await store.transactions(matching: StoreQuery(statusClass: .serverError))
 /// ```
@@ -91,10 +91,10 @@ public final class TransactionStore: TransactionObserver, Sendable {
 
     /// Buffers a transaction for the next batch; returns at once.
     ///
-    /// A transaction whose `Transaction.id` is already stored replaces it. Bodies longer than
+    /// A transaction whose `CapturedTransaction.id` is already stored replaces it. Bodies longer than
     /// ``StoreLimits/bodyByteLimit`` are stored truncated, with their full byte count.
     /// - Parameter transaction: The transaction.
-    public func record(_ transaction: Transaction) {
+    public func record(_ transaction: CapturedTransaction) {
         enum Start { case none, now, timer }
         let batchSize = batchSize
         let start = pending.withLock { state -> Start in
@@ -154,7 +154,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
     public func transactions(
         matching query: StoreQuery = .all,
         includingBodies: Bool = false
-    ) async throws(StoreError) -> [Transaction] {
+    ) async throws(StoreError) -> [CapturedTransaction] {
         try await writer.transactions(matching: query, includingBodies: includingBodies)
     }
 
@@ -168,7 +168,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
         try await writer.count(matching: query)
     }
 
-    /// The distinct `Transaction.answeredBy` names of the stored transactions, sorted.
+    /// The distinct `CapturedTransaction.answeredBy` names of the stored transactions, sorted.
     ///
     /// Tools use it to say which names exist when an ``StoreQuery/answeredBy`` filter matches nothing.
     /// - Returns: The names, for example `["cache", "mock", "network"]`.
@@ -183,7 +183,7 @@ public final class TransactionStore: TransactionObserver, Sendable {
     /// - Parameter id: The transaction's identifier.
     /// - Returns: The transaction, or `nil` when it is not stored (never recorded, not flushed, or evicted).
     /// - Throws: ``StoreError`` when the store cannot be read or the record decoded.
-    public func transaction(id: UUID) async throws(StoreError) -> Transaction? {
+    public func transaction(id: UUID) async throws(StoreError) -> CapturedTransaction? {
         try await writer.transaction(id: id)
     }
 

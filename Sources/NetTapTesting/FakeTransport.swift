@@ -9,20 +9,20 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let transport = FakeTransport { request in
-///     HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: .string("hi"))
+///     HandlerResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: .string("hi"))
 /// }
 /// ```
 ///
 /// Thread safety: every member may be used from any thread.
 public final class FakeTransport: Transport, @unchecked Sendable {
-    private let respond: @Sendable (URLRequest) async throws -> HTTPResponse
+    private let respond: @Sendable (URLRequest) async throws -> HandlerResponse
     private let lock = NSLock()
     private var received: [URLRequest] = []
 
     /// Creates a transport that answers with `respond`.
     /// - Parameter respond: Produces the response for a request, or throws the error to fail with (use
     ///   `URLError` for network failures).
-    public init(_ respond: @escaping @Sendable (URLRequest) async throws -> HTTPResponse) {
+    public init(_ respond: @escaping @Sendable (URLRequest) async throws -> HandlerResponse) {
         self.respond = respond
     }
 
@@ -31,9 +31,9 @@ public final class FakeTransport: Transport, @unchecked Sendable {
     ///   - statusCode: The status code; 200 by default.
     ///   - headers: The header fields.
     ///   - body: The body bytes.
-    public convenience init(statusCode: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {
+    public convenience init(statusCode: Int = 200, headers: HeaderFields = [:], body: Data = Data()) {
         self.init { request in
-            HTTPResponse(statusCode: statusCode, headers: headers, url: request.url, body: .data(body))
+            HandlerResponse(statusCode: statusCode, headers: headers, url: request.url, body: .data(body))
         }
     }
 
@@ -50,7 +50,7 @@ public final class FakeTransport: Transport, @unchecked Sendable {
     ///   - context: The transaction's context; the request is marked sent.
     /// - Returns: The closure's response.
     /// - Throws: What the closure throws.
-    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         lock.withLock { received.append(request) }
         context.markRequestSent(request)
         let response = try await respond(request)

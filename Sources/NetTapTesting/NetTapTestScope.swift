@@ -28,8 +28,8 @@ import FoundationNetworking
 ///
 /// Thread safety: every member may be used from any thread.
 public final class NetTapTestScope: Sendable {
-    /// The scope's own interceptor (never `Interceptor/shared`).
-    public let interceptor: Interceptor
+    /// The scope's own interceptor (never `NetTapInterceptor/shared`).
+    public let interceptor: NetTapInterceptor
     /// The stubs and scenarios answering this scope's requests; change them at any time, effective for the
     /// next request.
     public let mocks: MockSet
@@ -41,7 +41,7 @@ public final class NetTapTestScope: Sendable {
     public let session: URLSession
     private let sessions = Locked([URLSession]())
 
-    init(interceptor: Interceptor, mocks: MockSet, journal: RequestJournal, cassette: ReplayHandler?) {
+    init(interceptor: NetTapInterceptor, mocks: MockSet, journal: RequestJournal, cassette: ReplayHandler?) {
         self.interceptor = interceptor
         self.mocks = mocks
         self.journal = journal
@@ -117,7 +117,7 @@ public final class NetTapTestScope: Sendable {
     ///
     /// Redacted with the interceptor's `redactor` (`Redactor.default`): secrets read `[redacted]`. Use
     /// ``requests`` for what the app really sent, or set `interceptor.redactor = .disabled` to capture raw.
-    public var transactions: [Transaction] { interceptor.captureLog.transactions }
+    public var transactions: [CapturedTransaction] { interceptor.captureLog.transactions }
 
     /// The requests no stub matched (whatever the unmatched policy did with them), in arrival order.
     public var unmatchedRequests: [URLRequest] { mocks.unmatchedRequests }

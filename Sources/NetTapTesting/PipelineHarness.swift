@@ -18,7 +18,7 @@ public struct PipelineHarness: Sendable {
     /// What one request produced.
     public struct Result: Sendable {
         /// The response head (its body already consumed into ``body``).
-        public var response: HTTPResponse
+        public var response: HandlerResponse
         /// The whole body.
         public var body: Data
         /// Who answered: `network` (the transport) or a handler's name.
@@ -45,7 +45,7 @@ public struct PipelineHarness: Sendable {
     /// - Parameters:
     ///   - handlers: The handlers, outermost first.
     ///   - transport: The transport at the end; a ``FakeTransport`` answering 200 with an empty body by default.
-    ///   - clock: The clock handlers sleep on; `ContinuousClock` by default, a ``TestClock`` in timing tests.
+    ///   - clock: The clock handlers sleep on; `ContinuousClock` by default, a ``ManualClock`` in timing tests.
     public init(
         handlers: [any TransactionHandler],
         transport: any Transport = FakeTransport(),

@@ -13,7 +13,7 @@ import FoundationNetworking
 ///
 /// The journal is not redacted: it is part of the traffic path, holds the real requests in memory for the
 /// test's assertions (`Authorization: Bearer …` as sent), and is never stored or exported. The capture log's
-/// transactions, which are, are redacted (`Interceptor.redactor`).
+/// transactions, which are, are redacted (`NetTapInterceptor.redactor`).
 ///
 /// ```swift
 /// let journal = RequestJournal()
@@ -39,7 +39,7 @@ public final class RequestJournal: TransactionHandler, Sendable {
     ///   - next: The rest of the pipeline.
     /// - Returns: The response of the rest of the pipeline.
     /// - Throws: What the rest of the pipeline throws.
-    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         entries.withLock { $0.append(request) }
         return try await next(request)
     }

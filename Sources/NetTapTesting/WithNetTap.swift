@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Runs `body` with NetTap installed on sessions of its own, and removes it at the end: the one call a test
 /// needs.
 ///
-/// The scope gets a private `Interceptor` (so parallel tests never see each other's stubs or requests)
+/// The scope gets a private `NetTapInterceptor` (so parallel tests never see each other's stubs or requests)
 /// whose pipeline is: a ``RequestJournal`` (every request, for expectations), a `MockHandler` over
 /// ``NetTapTestScope/mocks``, then the cassette when one is given, then the network. When `body` returns or
 /// throws, the scope's sessions are invalidated (tasks still running are cancelled), the cassette is
@@ -30,12 +30,12 @@ import FoundationNetworking
 /// }
 /// ```
 ///
-/// With a `TestClock`, time stands still until the test moves it: start the request, wait until it sleeps,
+/// With a `ManualClock`, time stands still until the test moves it: start the request, wait until it sleeps,
 /// then advance. A request answered by a stub sleeps twice on the clock — the stub's latency and the request's
 /// idle timeout — so wait for two sleepers per request:
 ///
 /// ```swift
-/// let clock = TestClock()
+/// let clock = ManualClock()
 /// try await withNetTap(clock: clock) { tap in
 ///     tap.stub(.path("/slow"), StubResponse.text("late").withLatency(.seconds(30)))
 ///     async let answer = tap.session.data(from: URL(string: "https://api.example.com/slow")!)
@@ -55,7 +55,7 @@ import FoundationNetworking
 ///   - cassette: A HAR file to replay and/or record (see `RecordMode`), or `nil`.
 ///   - recordMode: The cassette's record mode; `.once` by default.
 ///   - matching: How requests are matched to cassette entries; method + URL by default.
-///   - clock: The clock stubs' latency, pacing and request timeouts run on; with a `TestClock` they take no
+///   - clock: The clock stubs' latency, pacing and request timeouts run on; with a `ManualClock` they take no
 ///     real time, but only move when the test calls `advance(by:)` (see the example above).
 ///   - checkUnmatched: Whether to report unmatched requests at the end; `true` by default.
 ///   - fileID: The caller's file ID (leave the default).
@@ -82,7 +82,7 @@ public func withNetTap<Result: Sendable>(
     _ body: (NetTapTestScope) async throws -> Result
 ) async throws -> Result {
     let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let interceptor = Interceptor()
+    let interceptor = NetTapInterceptor()
     interceptor.clock = clock
     let mocks = MockSet(stubs: stubs, scenarios: scenarios)
     let journal = RequestJournal()

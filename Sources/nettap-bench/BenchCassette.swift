@@ -10,7 +10,7 @@ import FoundationNetworking
 enum BenchCassette {
     /// Records one GET of `url` through NetTap into a new cassette file (HAR 1.2).
     ///
-    /// The recording goes through a private ``Interceptor`` with a `ReplayHandler` in mode `.all`, so it is the
+    /// The recording goes through a private ``NetTapInterceptor`` with a `ReplayHandler` in mode `.all`, so it is the
     /// forwarding transport's real answer from the server, written by `CassetteWriter`.
     /// - Parameters:
     ///   - url: The small file's URL.
@@ -19,7 +19,7 @@ enum BenchCassette {
     /// - Throws: ``BenchError`` when the answer differs or no file was written; the session's or the writer's error.
     static func record(_ url: URL, into file: URL, expectedBody: Data) async throws {
         let recorder = try ReplayHandler(cassette: file, mode: .all)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [recorder]
         let session = interceptor.makeSession()
         defer { session.finishTasksAndInvalidate() }

@@ -45,8 +45,8 @@ struct Breakdown {
         let bare = BareProtocol.makeSession()
         let inner = InnerForwarder()
         let synthetic = SyntheticTransport(body: Data(repeating: UInt8(ascii: "x"), count: smallBytes))
-        let original = Interceptor.shared.transport
-        defer { Interceptor.shared.transport = original }
+        let original = NetTapInterceptor.shared.transport
+        defer { NetTapInterceptor.shared.transport = original }
         let request = URLRequest(url: url)
 
         func once(_ way: Way) async throws {
@@ -59,10 +59,10 @@ struct Breakdown {
             case .bare:
                 try await Fetch.get(request, on: bare, expectedBytes: smallBytes)
             case .shim:
-                Interceptor.shared.transport = synthetic
+                NetTapInterceptor.shared.transport = synthetic
                 try await Fetch.get(request, on: nettapSession, expectedBytes: smallBytes)
             case .nettap:
-                Interceptor.shared.transport = original
+                NetTapInterceptor.shared.transport = original
                 try await Fetch.get(request, on: nettapSession, expectedBytes: smallBytes)
             }
         }
@@ -92,8 +92,8 @@ struct Breakdown {
             for way in order {
                 let start = clock.now
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    if way == .shim { Interceptor.shared.transport = synthetic }
-                    if way == .nettap { Interceptor.shared.transport = original }
+                    if way == .shim { NetTapInterceptor.shared.transport = synthetic }
+                    if way == .nettap { NetTapInterceptor.shared.transport = original }
                     var started = 0
                     func add() {
                         switch way {
@@ -158,9 +158,9 @@ extension String {
 private struct SyntheticTransport: Transport {
     let body: Data
 
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         context.markRequestSent(request)
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: 200,
             headers: ["Content-Type": "text/plain", "Content-Length": String(body.count)],
             url: request.url,

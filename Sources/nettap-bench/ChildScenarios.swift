@@ -198,7 +198,7 @@ private struct Baseline {
             fileDescriptorKindsBefore: fileDescriptorKinds,
             fileDescriptorKindsAfter: ProcessMetrics.openFileDescriptorKinds(),
             capturedTransactions: variant == Variant.nettap.rawValue
-                ? Interceptor.shared.captureLog.transactions.count : nil
+                ? NetTapInterceptor.shared.captureLog.transactions.count : nil
         )
     }
 }

@@ -33,7 +33,7 @@ struct InspectorBench {
     /// - Returns: The rate row (target ≥ 0.95) and the paced run's delivery row.
     /// - Throws: ``BenchError`` for a wrong body or an inspector that cannot start.
     func run() async throws -> [Row] {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.captureLog.capacity = 100
         let session = interceptor.makeSession()
         defer { session.finishTasksAndInvalidate() }
@@ -94,7 +94,7 @@ struct InspectorBench {
     }
 
     /// Starts an inspector and connects a client that enables the Network domain.
-    private func connect(_ interceptor: Interceptor) async throws -> (DevToolsInspector, BenchDevToolsClient) {
+    private func connect(_ interceptor: NetTapInterceptor) async throws -> (DevToolsInspector, BenchDevToolsClient) {
         let inspector: DevToolsInspector
         do {
             inspector = try interceptor.startInspector()

@@ -49,7 +49,7 @@ enum MockVariant: String, CaseIterable, Sendable {
 /// One client per ``MockVariant`` (a session, or libcurl for the floor), the private interceptors behind the NetTap
 /// ones, and the cassette file.
 ///
-/// The NetTap variants each use their own ``Interceptor`` (not ``Interceptor/shared``), so their handlers and
+/// The NetTap variants each use their own ``NetTapInterceptor`` (not ``NetTapInterceptor/shared``), so their handlers and
 /// capture logs do not touch the other scenarios'.
 struct MockSessions {
     /// The clients, one per variant, each checking every body against the server's bytes.
@@ -57,7 +57,7 @@ struct MockSessions {
     /// The sessions this value created (all but direct's), invalidated by ``close()``.
     let ownSessions: [URLSession]
     /// The interceptors of the NetTap variants.
-    let interceptors: [MockVariant: Interceptor]
+    let interceptors: [MockVariant: NetTapInterceptor]
     /// The temporary directory holding the cassette; removed by ``close()``.
     let directory: URL
 
@@ -81,9 +81,9 @@ struct MockSessions {
             matching: .method("GET") && .path(url.path),
             response: .data(body, headers: ["Content-Type": "text/plain"])
         )
-        let mocked = Interceptor()
+        let mocked = NetTapInterceptor()
         mocked.handlers = [MockHandler(mocks: MockSet(stubs: [stub]), unmatched: .fail)]
-        let replayed = Interceptor()
+        let replayed = NetTapInterceptor()
         replayed.handlers = [try ReplayHandler(cassette: cassette, mode: .none)]
 
         let request = URLRequest(url: url)

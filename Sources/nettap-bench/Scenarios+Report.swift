@@ -44,14 +44,14 @@ struct ReportBench {
     }
 
     /// A finished transaction with a 1 KiB JSON body; every fifth one is a POST with a body and a bearer token.
-    private static func transaction(_ index: Int) -> Transaction {
+    private static func transaction(_ index: Int) -> CapturedTransaction {
         let url =
             URL(string: "https://api\(index % 4).example.com/items/\(index)?page=\(index % 10)")
             ?? URL(fileURLWithPath: "/")
         let padding = String(repeating: "x", count: 960)
         let body = Data(#"{"id":\#(index),"name":"item \#(index)","padding":"\#(padding)"}"#.utf8)
         let isPost = index % 5 == 0
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(
                 method: isPost ? "POST" : "GET",
                 url: url,
@@ -70,7 +70,7 @@ struct ReportBench {
                 firstByte: 3,
                 end: Double(5 + index % 40)
             ),
-            answeredBy: index % 10 == 0 ? "mock" : Transaction.answeredByNetwork,
+            answeredBy: index % 10 == 0 ? "mock" : CapturedTransaction.answeredByNetwork,
             state: .completed
         )
     }

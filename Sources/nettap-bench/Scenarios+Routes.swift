@@ -189,7 +189,9 @@ extension Scenarios {
         let (body, _) = try await session(.direct).data(for: URLRequest(url: url))
         guard body == smallBody else { throw BenchError("https: \(url.absoluteString) answers other bytes than HTTP") }
         let (stats, floorVersion) = try await routeLatency(url: url, name: "https", peerShare: 0.1)
-        let nettapVersion = Interceptor.shared.captureLog.transactions.last.map { $0.negotiatedHTTPVersion ?? "?" }
+        let nettapVersion = NetTapInterceptor.shared.captureLog.transactions.last.map {
+            $0.negotiatedHTTPVersion ?? "?"
+        }
         Log.detail("https: the floor used \(floorVersion), NetTap's last capture \(nettapVersion ?? "none")")
         let rates = try await routeThroughput(url: url, name: "https", peerShare: 0.1)
         return Self.latencyRows("HTTPS small GET latency p50 (µs)", stats: stats, percentile: 50, target: nil)

@@ -43,7 +43,7 @@ struct ShapingBench {
     /// - Throws: ``BenchError`` for an unexpected status or byte count, or the session's error.
     func run() async throws {
         let shaper = NetworkShaper()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.captureLog.capacity = 10
         interceptor.handlers = [ShapingHandler(shaper: shaper)]
         let session = interceptor.makeSession()

@@ -150,7 +150,7 @@ struct SoakBench {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try TransactionStore(url: directory.appendingPathComponent("soak.sqlite"))
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let storeToken = interceptor.captureLog.addObserver(store)
         let captured = Locked(0)
         let counter = interceptor.captureLog.addObserver(

@@ -60,11 +60,11 @@ struct StoreBench {
     }
 
     /// A finished GET with a distinct 1 KiB response body.
-    private static func transaction(_ index: Int) -> Transaction {
+    private static func transaction(_ index: Int) -> CapturedTransaction {
         let url = URL(string: "https://api.example.com/items/\(index)?page=\(index % 10)") ?? URL(fileURLWithPath: "/")
         var body = Data(repeating: UInt8(truncatingIfNeeded: index), count: 1024)
         body.replaceSubrange(0..<8, with: withUnsafeBytes(of: index) { Data($0) })
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: ["Accept": "application/json"]),
             response: CapturedResponse(
                 statusCode: 200,

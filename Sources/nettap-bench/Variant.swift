@@ -9,7 +9,7 @@ import FoundationNetworking
 enum Variant: String, CaseIterable, Sendable {
     /// `URLSessionConfiguration.default`, no interception.
     case direct
-    /// `Interceptor.shared.makeConfiguration()`: intercepted, run through the (empty) pipeline, forwarded and
+    /// `NetTapInterceptor.shared.makeConfiguration()`: intercepted, run through the (empty) pipeline, forwarded and
     /// captured into a log of the default capacity (1,000 transactions).
     case nettap
 
@@ -30,8 +30,8 @@ enum Variant: String, CaseIterable, Sendable {
         case .direct:
             configuration = URLSessionConfiguration.default
         case .nettap:
-            Interceptor.shared.captureLog.capacity = 1_000
-            configuration = Interceptor.shared.makeConfiguration()
+            NetTapInterceptor.shared.captureLog.capacity = 1_000
+            configuration = NetTapInterceptor.shared.makeConfiguration()
         }
         return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }

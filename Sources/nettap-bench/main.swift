@@ -182,7 +182,7 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
 
 // nettap-bench is built in release mode, where NetTap installs only when the app opts in (`Activation`); the
 // benchmark measures NetTap, so it opts in (children too: they run this same code).
-Interceptor.isEnabledInReleaseBuilds = true
+NetTapInterceptor.isEnabledInReleaseBuilds = true
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child" {

@@ -35,8 +35,8 @@ enum Planted {
 /// Sends requests through an `AuditHandler` in the pipeline harness.
 struct Audit {
     var handler = AuditHandler()
-    var response: @Sendable (URLRequest) -> HTTPResponse = { request in
-        HTTPResponse(statusCode: 200, url: request.url, body: .empty)
+    var response: @Sendable (URLRequest) -> HandlerResponse = { request in
+        HandlerResponse(statusCode: 200, url: request.url, body: .empty)
     }
 
     /// The harness result of one request.

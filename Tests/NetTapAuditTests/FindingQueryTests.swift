@@ -10,8 +10,8 @@ import FoundationNetworking
 
 @Suite("Findings queries over captured transactions, and auditing a capture after the fact")
 struct FindingQueryTests {
-    static func transaction(_ url: String, findings: [Finding]) throws -> Transaction {
-        Transaction(
+    static func transaction(_ url: String, findings: [Finding]) throws -> CapturedTransaction {
+        CapturedTransaction(
             request: CapturedRequest(method: "GET", url: try #require(URL(string: url)), headers: [:]),
             timings: Timings(startDate: Date()),
             state: .completed,
@@ -19,7 +19,7 @@ struct FindingQueryTests {
         )
     }
 
-    static let transactions: [Transaction] = {
+    static let transactions: [CapturedTransaction] = {
         let first = Finding(
             rule: "plaintext.credentials",
             severity: .high,
@@ -66,7 +66,7 @@ struct FindingQueryTests {
     @Test("findings(for:) audits a captured transaction like the live handler")
     func afterTheFact() throws {
         let image = try Fixture.data("tiny.png")
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: "GET",
                 url: try #require(URL(string: "http://cdn.example.com/a.png?password=\(Planted.password)")),
@@ -99,7 +99,7 @@ struct FindingQueryTests {
 
     @Test("findings added by the live handler land on the capture log's transactions through URLSession")
     func captureLog() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             AuditHandler(),
             MockHandlerStandIn(),
@@ -121,9 +121,9 @@ struct FindingQueryTests {
 private struct MockHandlerStandIn: TransactionHandler {
     let name = "stand-in"
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: 200,
             headers: ["Content-Type": "text/plain"],
             url: request.url,

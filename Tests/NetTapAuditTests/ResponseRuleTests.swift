@@ -13,7 +13,7 @@ private struct HopTransport: Transport {
     var hopURL: URL
     var setCookie: String
 
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         context.markRequestSent(request)
         context.recordRedirect(
             RedirectHop(
@@ -25,7 +25,7 @@ private struct HopTransport: Transport {
             )
         )
         context.markFirstByte()
-        return HTTPResponse(statusCode: 200, url: request.url, body: .string("done"))
+        return HandlerResponse(statusCode: 200, url: request.url, body: .string("done"))
     }
 }
 
@@ -34,7 +34,7 @@ struct ResponseRuleTests {
     /// The findings and body for a response with these headers and body chunks to `url`.
     static func respond(
         _ url: String,
-        headers: HTTPHeaders,
+        headers: HeaderFields,
         chunks: [Data] = [],
         handler: AuditHandler = AuditHandler(),
         method: String = "GET"
@@ -45,7 +45,7 @@ struct ResponseRuleTests {
                 for chunk in chunks { writer.write(chunk) }
                 writer.finish()
             }
-            return HTTPResponse(statusCode: 200, headers: headers, url: request.url, body: body)
+            return HandlerResponse(statusCode: 200, headers: headers, url: request.url, body: body)
         }
         var request = URLRequest(url: try #require(URL(string: url)))
         request.httpMethod = method
@@ -95,7 +95,7 @@ struct ResponseRuleTests {
 
     @Test("Set-Cookie fields joined with commas are split at cookies, not inside Expires dates")
     func joinedSetCookie() async throws {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(
             name: "Set-Cookie",
             value: "a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Secure; HttpOnly, b=2; Path=/; Secure"
@@ -240,7 +240,7 @@ struct ResponseRuleTests {
         let pieces = Self.chunks(body, size: 1_000)
         let writer = Locked<BodyWriter?>(nil)
         let transport = FakeTransport { request in
-            HTTPResponse(
+            HandlerResponse(
                 statusCode: 200,
                 headers: ["Content-Type": "image/gif"],
                 url: request.url,

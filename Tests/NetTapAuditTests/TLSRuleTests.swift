@@ -12,11 +12,11 @@ import FoundationNetworking
 private struct TLSSessionTransport: Transport {
     let tls: TLSDetails
 
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         var wire = WireDetails(transport: WireDetails.libcurl)
         wire.tls = tls
         context.wire = wire
-        return HTTPResponse(statusCode: 200, url: request.url)
+        return HandlerResponse(statusCode: 200, url: request.url)
     }
 }
 

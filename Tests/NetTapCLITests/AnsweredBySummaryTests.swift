@@ -12,9 +12,9 @@ struct AnsweredBySummaryTests {
         answeredBy: String,
         annotations: [String: String] = [:],
         redirects: [RedirectHop] = []
-    ) -> Transaction {
+    ) -> CapturedTransaction {
         let url = URL(string: "https://api.nettap.example" + path) ?? URL(fileURLWithPath: "/")
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: [:]),
             response: CapturedResponse(
                 statusCode: 200,
@@ -63,7 +63,7 @@ struct AnsweredBySummaryTests {
     @Test("a request a handler refused (status 0) counts under that handler, as a failure, not under network")
     func refusedRequestsCountUnderTheHandler() throws {
         let url = URL(string: "https://api.nettap.example/missing") ?? URL(fileURLWithPath: "/")
-        let refused = Transaction(
+        let refused = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: [:]),
             response: nil,
             timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000), requestSent: 1, end: 2),

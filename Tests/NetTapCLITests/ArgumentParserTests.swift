@@ -223,7 +223,7 @@ struct TopLevelTests {
 
     @Test("fetch with a missing data file exits 1 naming the file, before any request")
     func missingDataFile() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let run = await runCLI(
             ["fetch", "http://127.0.0.1:9/", "--data-file", "no-such-body.json"],
             interceptor: interceptor,
@@ -244,7 +244,7 @@ struct TopLevelTests {
         let arguments =
             command == "report"
             ? ["report", "folder.har"] : ["fetch", "http://127.0.0.1:9/", "--data-file", "folder.har"]
-        let run = await runCLI(arguments, interceptor: Interceptor(), workingDirectory: directory)
+        let run = await runCLI(arguments, interceptor: NetTapInterceptor(), workingDirectory: directory)
         #expect(run.exitCode == .failure)
         let input = command == "report" ? "folder.har" : "--data-file \"folder.har\""
         #expect(run.standardError == "nettap: \(command): \(input): is a directory, not a file\n")

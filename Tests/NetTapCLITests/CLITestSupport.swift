@@ -14,7 +14,7 @@ struct CLIRun {
 /// Runs `nettap` in-process with buffers for its outputs, its own interceptor and working directory.
 func runCLI(
     _ arguments: [String],
-    interceptor: Interceptor = Interceptor(),
+    interceptor: NetTapInterceptor = NetTapInterceptor(),
     workingDirectory: URL? = nil
 ) async -> CLIRun {
     let out = CommandOutput.Buffer()

@@ -118,7 +118,7 @@ struct ConfigCommandTests {
     func fetchWithMocks() async throws {
         let directory = try makeTemporaryDirectory()
         try write(mockingConfiguration, "nettap.json", in: directory)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let transport = FakeTransport(statusCode: 599)
         interceptor.transport = transport
         let run = await runCLI(
@@ -141,7 +141,7 @@ struct ConfigCommandTests {
         let directory = try makeTemporaryDirectory()
         try write(#"{"shaping": {"profile": "5g"}}"#, "bad.json", in: directory)
         let transport = FakeTransport(statusCode: 200)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.transport = transport
         let run = await runCLI(
             ["fetch", "https://api.nettap.invalid/", "--config", "bad.json"],
@@ -167,7 +167,7 @@ struct ConfigCommandTests {
         let store = try TransactionStore(url: directory.appendingPathComponent("s.sqlite"))
         let url = try #require(URL(string: "https://api.example.com/v1/items?sig=s1g-value&page=2"))
         store.record(
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: url, headers: ["X-Session": "sess-789"]),
                 response: CapturedResponse(statusCode: 200, headers: [:], url: url, body: CapturedBody(data: Data())),
                 timings: Timings(startDate: Date(), requestSent: 1, firstByte: 2, end: 3),
@@ -236,7 +236,7 @@ struct ConfigCommandTests {
     func demoWithStore() async throws {
         let directory = try makeTemporaryDirectory()
         try write(#"{"store": {"path": "demo.sqlite"}, "capture": {"capacity": 500}}"#, "n.json", in: directory)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let run = await runCLI(["demo", "--config", "n.json"], interceptor: interceptor, workingDirectory: directory)
         #expect(run.exitCode == .success, "\(run.standardError)")
         #expect(interceptor.captureLog.capacity == 500)

@@ -26,7 +26,7 @@ struct DemoCommandTests {
     @Test("answers every caller style from the bundled HAR, prints the table and writes a decodable HAR")
     func offlineDemo() async throws {
         let directory = try makeTemporaryDirectory()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let run = await runCLI(["demo", "--har", "capture.har"], interceptor: interceptor, workingDirectory: directory)
         #expect(run.exitCode == .success)
         #expect(run.standardError.isEmpty)
@@ -213,7 +213,7 @@ struct DemoCommandTests {
 
     @Test("the local files pass serves the bundled pages byte for byte and replaces the tampered widget")
     func localFilesAndIntegrity() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let result = try await DemoCommand.runLocalFiles(through: interceptor)
         #expect(result.isCorrect)
         #expect(result.rows.map(\.statusCode) == [200, 200, 200, 200, 404, 200])
@@ -234,7 +234,7 @@ struct DemoCommandTests {
 
     @Test("the findings pass trips each rule once on its request, the app gets every byte, the capture is redacted")
     func findings() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let result = await DemoCommand.runFindings(through: interceptor)
         #expect(result.firstMissingRule == nil)
         #expect(result.rows.map(\.statusCode) == [200, 200, 200, 200, 200])
@@ -285,7 +285,7 @@ struct DemoCommandTests {
     @Test("every demo request lands in nettap-demo.sqlite, and nettap-demo.html is the report of that store")
     func storeAndReport() async throws {
         let directory = try makeTemporaryDirectory()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let run = await runCLI(["demo"], interceptor: interceptor, workingDirectory: directory)
         #expect(run.exitCode == .success, "\(run.standardError)")
         let storeURL = directory.appendingPathComponent("nettap-demo.sqlite")

@@ -13,10 +13,10 @@ import FoundationNetworking
 private struct AnsweringHandler: TransactionHandler {
     let name = "test-answer"
     let status: Int
-    let headers: HTTPHeaders
+    let headers: HeaderFields
     let body: Data?
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
         let echoed = Data(
             "\(request.httpMethod ?? "?") \(String(decoding: request.httpBody ?? Data(), as: UTF8.self))".utf8
@@ -24,7 +24,7 @@ private struct AnsweringHandler: TransactionHandler {
         let bytes = body ?? echoed
         var headers = headers
         headers["Content-Length"] = "\(bytes.count)"
-        return HTTPResponse(statusCode: status, headers: headers, body: .data(bytes))
+        return HandlerResponse(statusCode: status, headers: headers, body: .data(bytes))
     }
 }
 
@@ -32,12 +32,12 @@ private struct AnsweringHandler: TransactionHandler {
 struct FetchCommandTests {
     func interceptor(
         status: Int = 200,
-        headers: HTTPHeaders = ["Content-Type": "text/plain"],
+        headers: HeaderFields = ["Content-Type": "text/plain"],
         body: Data? = nil
     )
-        -> Interceptor
+        -> NetTapInterceptor
     {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [AnsweringHandler(status: status, headers: headers, body: body)]
         return interceptor
     }

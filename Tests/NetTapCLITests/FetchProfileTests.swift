@@ -15,7 +15,7 @@ struct FetchProfileTests {
         let server = try await HTTPBin.shared()
         let base = server.baseURL.absoluteString
         let testID = "cli-profile-offline-\(UUID().uuidString)"
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let run = await runCLI(
             ["fetch", base + "/get", "--profile", "offline", "-H", "\(HTTPBin.testIDHeader): \(testID)"],
             interceptor: interceptor

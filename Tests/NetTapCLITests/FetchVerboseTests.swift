@@ -64,7 +64,7 @@ struct FetchVerboseTests {
 
     @Test("-v for a handler's answer says there are no wire facts; the help lists -v and --verbose")
     func handlerAnswerAndHelp() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [MockHandler.answering]
         let run = await runCLI(["fetch", "-v", "https://api.test.example/x"], interceptor: interceptor)
         #expect(run.exitCode == .success)
@@ -81,8 +81,8 @@ private struct MockHandler: TransactionHandler {
     static let answering = MockHandler()
     let name = "mock-answer"
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
-        return HTTPResponse(statusCode: 200, headers: ["Content-Length": "0"], body: .data(Data()))
+        return HandlerResponse(statusCode: 200, headers: ["Content-Length": "0"], body: .data(Data()))
     }
 }

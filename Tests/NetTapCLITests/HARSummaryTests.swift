@@ -13,11 +13,11 @@ enum NetTapExport {
         URL(string: "http://127.0.0.1:8080" + path) ?? URL(fileURLWithPath: "/")
     }
 
-    static var transactions: [Transaction] {
+    static var transactions: [CapturedTransaction] {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let timings = Timings(startDate: start, requestSent: 1, firstByte: 10, end: 20)
         return [
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: url("/big.txt"), headers: [:]),
                 response: CapturedResponse(
                     statusCode: 200,
@@ -31,7 +31,7 @@ enum NetTapExport {
                 timings: timings,
                 state: .completed
             ),
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: url("/old"), headers: [:]),
                 response: CapturedResponse(
                     statusCode: 200,
@@ -51,7 +51,7 @@ enum NetTapExport {
                 timings: timings,
                 state: .completed
             ),
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: url("/missing"), headers: [:]),
                 response: CapturedResponse(
                     statusCode: 404,

@@ -8,12 +8,12 @@ import Testing
 
 /// A store file in a fresh directory with three transactions: a 200 and a 503 on api.example.com (the 503 with a
 /// finding, answered by a mock), and a failed request to cdn.example.com.
-private func makeStore() async throws -> (directory: URL, transactions: [Transaction]) {
+private func makeStore() async throws -> (directory: URL, transactions: [CapturedTransaction]) {
     let directory = try makeTemporaryDirectory()
     let now = Date()
-    func transaction(_ url: String, status: Int?, seconds: Double, by: String = "network") -> Transaction {
+    func transaction(_ url: String, status: Int?, seconds: Double, by: String = "network") -> CapturedTransaction {
         let address = URL(string: url) ?? URL(fileURLWithPath: "/")
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(method: "GET", url: address, headers: ["Accept": "*/*"]),
             response: status.map {
                 CapturedResponse(
@@ -63,9 +63,9 @@ struct QueryCommandTests {
     func httpColumn() async throws {
         let directory = try makeTemporaryDirectory()
         let start = Date()
-        func transaction(_ path: String, version: String?, wire: String?, seconds: Double) -> Transaction {
+        func transaction(_ path: String, version: String?, wire: String?, seconds: Double) -> CapturedTransaction {
             let url = URL(string: "https://api.example.com\(path)") ?? URL(fileURLWithPath: "/")
-            var record = Transaction(
+            var record = CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: url, headers: [:]),
                 response: version.map { CapturedResponse(statusCode: 200, httpVersion: $0, headers: [:], url: url) },
                 timings: Timings(startDate: start.addingTimeInterval(seconds), end: 3),
@@ -209,7 +209,7 @@ struct QueryCommandTests {
         for (index, url) in urls.enumerated() {
             let address = try #require(URL(string: url))
             store.record(
-                Transaction(
+                CapturedTransaction(
                     request: CapturedRequest(method: "GET", url: address, headers: [:]),
                     response: CapturedResponse(statusCode: 200, headers: [:], url: address),
                     timings: Timings(startDate: Date(timeIntervalSinceNow: Double(index)), end: 1),
@@ -245,7 +245,7 @@ struct QueryCommandTests {
         for (offset, path) in [(0.0, "noon"), (86_400.0, "next-day")] {
             let address = try #require(URL(string: "https://api.example.com/\(path)"))
             store.record(
-                Transaction(
+                CapturedTransaction(
                     request: CapturedRequest(method: "GET", url: address, headers: [:]),
                     response: CapturedResponse(statusCode: 200, headers: [:], url: address),
                     timings: Timings(startDate: noon.addingTimeInterval(offset), end: 1),
@@ -330,7 +330,7 @@ struct QueryCommandTests {
         )
         let address = try #require(URL(string: "https://api.example.com/big.txt"))
         store.record(
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: address, headers: [:]),
                 response: CapturedResponse(
                     statusCode: 200,
@@ -366,7 +366,7 @@ struct QueryCommandTests {
 
 extension HARDocument {
     /// The transactions of the HAR file at `url`, or `nil` when it cannot be loaded.
-    fileprivate static func transactionsIfLoadable(_ url: URL) -> [Transaction]? {
+    fileprivate static func transactionsIfLoadable(_ url: URL) -> [CapturedTransaction]? {
         (try? HARDocument.load(contentsOf: url))?.transactions()
     }
 }

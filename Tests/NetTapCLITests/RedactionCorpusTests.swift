@@ -30,9 +30,9 @@ struct RedactionCorpusTests {
     /// exchange, and returns the finished transactions and the cassette file.
     private func sendCorpus(
         _ planted: PlantedSecrets,
-        through interceptor: Interceptor,
+        through interceptor: NetTapInterceptor,
         cassette: URL
-    ) async throws -> [Transaction] {
+    ) async throws -> [CapturedTransaction] {
         let server = try await HTTPBin.shared()
         let replay = try ReplayHandler(cassette: cassette, mode: .all, redactor: interceptor.redactor)
         interceptor.handlers = [replay]
@@ -57,7 +57,7 @@ struct RedactionCorpusTests {
 
     /// Everything NetTap makes from one capture: encoded transactions, HAR, cassette, cURL and CLI outputs.
     private func outputs(
-        of transactions: [Transaction],
+        of transactions: [CapturedTransaction],
         cassette: URL,
         planted: PlantedSecrets,
         exportRedactor: Redactor,
@@ -169,7 +169,7 @@ struct RedactionCorpusTests {
         let planted = PlantedSecrets()
         let folder = try TemporaryFolder(prefix: "nettap-redaction")
         let cassette = folder.url.appendingPathComponent("cassette.har")
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let transactions = try await sendCorpus(planted, through: interceptor, cassette: cassette)
         let outputs = try await outputs(
             of: transactions,
@@ -202,7 +202,7 @@ struct RedactionCorpusTests {
         let planted = PlantedSecrets()
         let folder = try TemporaryFolder(prefix: "nettap-redaction")
         let cassette = folder.url.appendingPathComponent("cassette.har")
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.redactor = .disabled
         let transactions = try await sendCorpus(planted, through: interceptor, cassette: cassette)
         // The raw capture holds the secrets (the control); everything exported from it with the default
@@ -235,7 +235,7 @@ struct RedactionCorpusTests {
         let planted = PlantedSecrets()
         let folder = try TemporaryFolder(prefix: "nettap-redaction")
         let cassette = folder.url.appendingPathComponent("cassette.har")
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.redactor = .disabled
         let transactions = try await sendCorpus(planted, through: interceptor, cassette: cassette)
         let outputs = try await outputs(

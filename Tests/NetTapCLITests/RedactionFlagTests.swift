@@ -27,7 +27,7 @@ struct RedactionFlagTests {
     @Test("--no-redact leaves the interceptor's own redactor as it was")
     func restoresRedactor() async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         _ = await runCLI(["fetch", server.url("/get").absoluteString, "--no-redact"], interceptor: interceptor)
         #expect(interceptor.redactor == .default)
     }
@@ -35,7 +35,7 @@ struct RedactionFlagTests {
     @Test("report prints URLs redacted; --no-redact prints them as recorded and says so")
     func report() async throws {
         let folder = try TemporaryFolder(prefix: "nettap-report")
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: "GET",
                 url: try #require(URL(string: "http://127.0.0.1:8080/x?access_token=s3cr3t-token&page=2")),

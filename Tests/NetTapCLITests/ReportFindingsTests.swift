@@ -14,7 +14,7 @@ struct ReportFindingsTests {
     static func writeHAR(to folder: URL) throws -> String {
         let timings = Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000), requestSent: 1, end: 3)
         let script = URL(string: "https://cdn.nettap.example/app.js") ?? URL(fileURLWithPath: "/")
-        let checked = Transaction(
+        let checked = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: script, headers: [:]),
             response: CapturedResponse(statusCode: 200, headers: [:], url: script, body: CapturedBody(data: Data())),
             timings: timings,
@@ -32,11 +32,11 @@ struct ReportFindingsTests {
         )
         let login = URL(string: "http://api.nettap.example/login?password=\(secret)") ?? URL(fileURLWithPath: "/")
         let credentials = Data("ada:\(secret)".utf8).base64EncodedString()
-        let plaintext = Transaction(
+        let plaintext = CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: login,
-                headers: HTTPHeaders([.init(name: "Authorization", value: "Basic \(credentials)")])
+                headers: HeaderFields([.init(name: "Authorization", value: "Basic \(credentials)")])
             ),
             response: CapturedResponse(statusCode: 204, headers: [:], url: login),
             timings: timings,

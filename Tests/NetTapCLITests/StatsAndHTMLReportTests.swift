@@ -20,7 +20,7 @@ struct StatsAndHTMLReportTests {
         .enumerated() {
             let url = try #require(URL(string: address))
             store.record(
-                Transaction(
+                CapturedTransaction(
                     request: CapturedRequest(method: "GET", url: url, headers: ["Authorization": "Bearer abc123def"]),
                     response: CapturedResponse(
                         statusCode: status,

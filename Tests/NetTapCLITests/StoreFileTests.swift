@@ -19,7 +19,7 @@ struct StoreFileTests {
             """
         try Data(configuration.utf8).write(to: directory.appendingPathComponent("nettap.json"))
         // The interceptor outlives the run and keeps observing through the store, as in a long-lived process.
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.transport = FakeTransport(statusCode: 599)
         let run = await runCLI(
             ["fetch", "https://api.nettap.invalid/hello", "--config", "nettap.json"],

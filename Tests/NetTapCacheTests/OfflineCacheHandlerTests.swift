@@ -120,7 +120,7 @@ struct OfflineCacheHandlerTests {
         let isOffline = Locked(false)
         let transport = FakeTransport { request in
             if isOffline.current { throw NSError(domain: NSURLErrorDomain, code: -1009) }
-            return HTTPResponse(statusCode: 200, url: request.url, body: .string("kept"))
+            return HandlerResponse(statusCode: 200, url: request.url, body: .string("kept"))
         }
         let harness = PipelineHarness(handlers: [OfflineCacheHandler(cache: cache)], transport: transport)
         _ = try await harness.send(URLRequest(url: .example("/ns")))
@@ -176,8 +176,8 @@ struct OfflineCacheHandlerTests {
         let isBroken = Locked(false)
         let network = SwitchableNetwork { request in
             isBroken.current
-                ? HTTPResponse(statusCode: 500, url: request.url, body: .string("oops"))
-                : HTTPResponse(statusCode: 200, url: request.url, body: .string("fine"))
+                ? HandlerResponse(statusCode: 500, url: request.url, body: .string("oops"))
+                : HandlerResponse(statusCode: 200, url: request.url, body: .string("fine"))
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -195,7 +195,7 @@ struct OfflineCacheHandlerTests {
     func newerReplaces() async throws {
         let version = Locked(1)
         let network = SwitchableNetwork { request in
-            HTTPResponse(statusCode: 200, url: request.url, body: .string("v\(version.current)"))
+            HandlerResponse(statusCode: 200, url: request.url, body: .string("v\(version.current)"))
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -232,8 +232,8 @@ struct OfflineCacheHandlerTests {
     func responseNoStore() async throws {
         let forbids = Locked(false)
         let network = SwitchableNetwork { request in
-            let headers: HTTPHeaders = forbids.current ? ["Cache-Control": "private, no-store"] : [:]
-            return HTTPResponse(statusCode: 200, headers: headers, url: request.url, body: .string("x"))
+            let headers: HeaderFields = forbids.current ? ["Cache-Control": "private, no-store"] : [:]
+            return HandlerResponse(statusCode: 200, headers: headers, url: request.url, body: .string("x"))
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -251,7 +251,7 @@ struct OfflineCacheHandlerTests {
     func varyMatches() async throws {
         let network = SwitchableNetwork { request in
             let language = request.value(forHTTPHeaderField: "Accept-Language") ?? "none"
-            return HTTPResponse(
+            return HandlerResponse(
                 statusCode: 200,
                 headers: ["Vary": "Accept-Language, accept-encoding"],
                 url: request.url,
@@ -280,7 +280,7 @@ struct OfflineCacheHandlerTests {
     @Test("Vary: * is never stored")
     func varyStar() async throws {
         let network = SwitchableNetwork { request in
-            HTTPResponse(statusCode: 200, headers: ["Vary": "Accept, *"], url: request.url, body: .string("x"))
+            HandlerResponse(statusCode: 200, headers: ["Vary": "Accept, *"], url: request.url, body: .string("x"))
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -306,7 +306,7 @@ struct OfflineCacheHandlerTests {
     @Test("answers other than 200 are not stored", arguments: [201, 204, 206, 304, 404, 500])
     func non200(status: Int) async throws {
         let network = SwitchableNetwork { request in
-            HTTPResponse(statusCode: status, url: request.url, body: .string("status"))
+            HandlerResponse(statusCode: status, url: request.url, body: .string("status"))
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -327,7 +327,7 @@ struct OfflineCacheHandlerTests {
 
     @Test("transfer, hop-by-hop, Age and Set-Cookie fields are not stored")
     func storedHeaders() async throws {
-        var headers: HTTPHeaders = [
+        var headers: HeaderFields = [
             "Content-Type": "text/plain", "Content-Encoding": "gzip", "Content-Length": "999",
             "Transfer-Encoding": "chunked", "Connection": "keep-alive, X-Hop", "X-Hop": "1", "Keep-Alive": "timeout=5",
             "Age": "7", "X-Kept": "yes",
@@ -355,7 +355,7 @@ struct OfflineCacheHandlerTests {
                 writer.write(Data("part".utf8))
                 writer.finish(throwing: URLError(.networkConnectionLost))
             }
-            return HTTPResponse(statusCode: 200, url: request.url, body: body)
+            return HandlerResponse(statusCode: 200, url: request.url, body: body)
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -374,7 +374,7 @@ struct OfflineCacheHandlerTests {
                 writer.write(Data("first".utf8))
                 upstream.withLock { $0 = writer }
             }
-            return HTTPResponse(statusCode: 200, url: request.url, body: body)
+            return HandlerResponse(statusCode: 200, url: request.url, body: body)
         }
         let setup = try Setup(network: network)
         defer { setup.directory.remove() }
@@ -397,7 +397,7 @@ struct OfflineCacheHandlerTests {
     @Test("a body announced larger than maxEntryBytes is passed on without being written")
     func announcedTooLarge() async throws {
         let network = SwitchableNetwork { request in
-            HTTPResponse(statusCode: 200, url: request.url, body: .data(bytes(200)))
+            HandlerResponse(statusCode: 200, url: request.url, body: .data(bytes(200)))
         }
         let setup = try Setup(maxEntryBytes: 100, network: network)
         defer { setup.directory.remove() }
@@ -446,7 +446,7 @@ struct OfflineCacheHandlerTests {
         let date = ManualDate()
         let dated = HTTPDate.string(from: date.now.addingTimeInterval(-30))
         let network = SwitchableNetwork { request in
-            HTTPResponse(
+            HandlerResponse(
                 statusCode: 200,
                 headers: ["Date": dated, "Age": "10"],
                 url: request.url,

@@ -56,7 +56,7 @@ final class SwitchableNetwork: Sendable {
     let transport: FakeTransport
 
     /// A network answering every request with `respond`.
-    init(_ respond: @escaping @Sendable (URLRequest) async throws -> HTTPResponse) {
+    init(_ respond: @escaping @Sendable (URLRequest) async throws -> HandlerResponse) {
         let failure = failure
         transport = FakeTransport { request in
             if let code = failure.current {
@@ -67,7 +67,7 @@ final class SwitchableNetwork: Sendable {
     }
 
     /// A network answering 200 with `body` and `headers`, the body in two chunks of unknown total length.
-    convenience init(body: @escaping @Sendable (URLRequest) -> Data, headers: HTTPHeaders = [:]) {
+    convenience init(body: @escaping @Sendable (URLRequest) -> Data, headers: HeaderFields = [:]) {
         self.init { request in
             let data = body(request)
             let body = ResponseBody.stream(expectedLength: nil) { writer in
@@ -75,7 +75,7 @@ final class SwitchableNetwork: Sendable {
                 writer.write(data.dropFirst(data.count / 2))
                 writer.finish()
             }
-            return HTTPResponse(statusCode: 200, headers: headers, url: request.url, body: body)
+            return HandlerResponse(statusCode: 200, headers: headers, url: request.url, body: body)
         }
     }
 
@@ -91,7 +91,7 @@ struct OfflineSwitch: TransactionHandler {
     let name = "offline-switch"
     let isOffline = Locked(false)
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         if isOffline.current { throw URLError(.notConnectedToInternet) }
         return try await next(request)
     }

@@ -47,7 +47,7 @@ struct ApplyTests {
     func inspectorSection() async throws {
         let folder = try TemporaryFolder(prefix: "nettap-config")
         let file = try folder.write(#"{"inspector": {"port": 0}}"#, to: "nettap.json")
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let applied = try NetTapConfiguration.load(contentsOf: file).apply(to: interceptor)
         let inspector = try #require(applied.inspector)
         defer { inspector.stop() }
@@ -58,20 +58,20 @@ struct ApplyTests {
 
         let busy = try folder.write(#"{"inspector": {"port": \#(inspector.port)}}"#, to: "busy.json")
         #expect {
-            try NetTapConfiguration.load(contentsOf: busy).apply(to: Interceptor())
+            try NetTapConfiguration.load(contentsOf: busy).apply(to: NetTapInterceptor())
         } throws: { error in
             let text = "\(error)"
             return text.hasPrefix("busy.json: $.inspector: cannot listen on 127.0.0.1:\(inspector.port)")
         }
         let off = try folder.write(#"{"inspector": {"enabled": false}}"#, to: "off.json")
-        #expect(try NetTapConfiguration.load(contentsOf: off).apply(to: Interceptor()).inspector == nil)
+        #expect(try NetTapConfiguration.load(contentsOf: off).apply(to: NetTapInterceptor()).inspector == nil)
     }
 
     @Test("apply sets scope and capture limits and builds the handlers in the canonical order")
     func appliesInCanonicalOrder() throws {
         let folder = try copyOfExamples()
         let configuration = try NetTapConfiguration.load(contentsOf: folder.url.appendingPathComponent("nettap.json"))
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let applied = try configuration.apply(to: interceptor)
         #expect(interceptor.handlers.map(\.name) == NetTapConfiguration.handlerOrder)
         #expect(
@@ -95,7 +95,7 @@ struct ApplyTests {
     func runsRequestsThroughTheConfiguration() async throws {
         let folder = try copyOfExamples()
         let configuration = try NetTapConfiguration.load(contentsOf: folder.url.appendingPathComponent("nettap.json"))
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let transport = FakeTransport(statusCode: 599)
         interceptor.transport = transport
         let applied = try configuration.apply(to: interceptor)
@@ -125,7 +125,7 @@ struct ApplyTests {
 
     @Test("an empty configuration leaves scope and capture as they are and empties the handlers")
     func emptyConfiguration() throws {
-        let interceptor = Interceptor(captureCapacity: 7)
+        let interceptor = NetTapInterceptor(captureCapacity: 7)
         interceptor.handlers = [ShapingHandler(shaper: NetworkShaper())]
         let scope = try HostScope.parsing(denyHosts: ["a.example"])
         interceptor.scope = scope
@@ -139,7 +139,7 @@ struct ApplyTests {
 
     @Test("capture.enabled false pauses capture; a value that is not a boolean is refused at its path")
     func captureEnabled() throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let paused = try NetTapConfiguration(
             configuration: ConfigNode(parsing: Data(#"{"capture": {"enabled": false}}"#.utf8), source: "n.json"),
             baseDirectory: nil
@@ -164,7 +164,7 @@ struct ApplyTests {
 
     @Test("the redaction section becomes the interceptor's redactor: off is off, additions redact")
     func redactionApplies() throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let off = try NetTapConfiguration(
             configuration: ConfigNode(parsing: Data(#"{"redaction": {"enabled": false}}"#.utf8), source: "n.json"),
             baseDirectory: nil
@@ -181,7 +181,7 @@ struct ApplyTests {
         try folder.write("not a database, but long enough to have a header of sorts..........", to: "data/store.db")
         let file = try folder.write(#"{"store": {"path": "data/store.db"}, "capture": {"capacity": 3}}"#, to: "c.json")
         let configuration = try NetTapConfiguration.load(contentsOf: file)
-        let interceptor = Interceptor(captureCapacity: 9)
+        let interceptor = NetTapInterceptor(captureCapacity: 9)
         let error = try #require(throws: ConfigurationError.self) { try configuration.apply(to: interceptor) }
         #expect(error.path == "$.store.path")
         #expect(error.source == "c.json")

@@ -16,7 +16,7 @@ struct TransportSettingTests {
         let member = name.map { #", "transport": "\#($0)""# } ?? ""
         let file = try folder.write(#"{"install": {"sharedSession": false\#(member)}}"#, to: "nettap.json")
         let configuration = try NetTapConfiguration.load(contentsOf: file)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let before = interceptor.transport
         try configuration.apply(to: interceptor)
         switch name {

@@ -24,7 +24,7 @@ struct TrustSettingTests {
             files: ["certs/ca.pem": Self.pem]
         )
         defer { folder.remove() }
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         try configuration.apply(to: interceptor)
         #expect(interceptor.trustRules.count == 2)
         #expect(interceptor.trustRules.first?.applies(to: URL(string: "https://dev.local/x")) == true)

@@ -14,8 +14,8 @@ private final class CollectingObserver: TransactionObserver {
 
 @Suite("Capture log")
 struct CaptureLogTests {
-    private func transaction(_ path: String, state: Transaction.State = .completed) -> Transaction {
-        Transaction(
+    private func transaction(_ path: String, state: CapturedTransaction.State = .completed) -> CapturedTransaction {
+        CapturedTransaction(
             request: CapturedRequest(method: "GET", url: URL(string: "https://example.com\(path)")!, headers: [:]),
             timings: Timings(startDate: Date(timeIntervalSince1970: 0)),
             state: state

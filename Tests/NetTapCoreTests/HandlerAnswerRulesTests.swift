@@ -67,7 +67,7 @@ struct HandlerAnswerRulesTests {
 
     @Test("the idle timeout fires once after the interval with no touch, and a stop before that wins")
     func idleTimeout() async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let (fired, continuation) = AsyncStream.makeStream(of: Void.self)
         let timeout = IdleTimeout.start(after: .seconds(3), on: clock) { continuation.yield() }
         await clock.waitForSleepers(count: 1)

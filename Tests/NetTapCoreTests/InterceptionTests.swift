@@ -13,13 +13,13 @@ private struct ChunkedAnswer: TransactionHandler {
     let name = "chunked"
     let chunks: [String]
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
         let body = ResponseBody.stream(expectedLength: nil) { writer in
             for chunk in chunks { writer.write(Data(chunk.utf8)) }
             writer.finish()
         }
-        return HTTPResponse(
+        return HandlerResponse(
             statusCode: 200,
             headers: ["Content-Type": "text/plain", "X-Answer": "chunked"],
             body: body
@@ -31,38 +31,38 @@ private struct ChunkedAnswer: TransactionHandler {
 private struct FindingAfterBody: TransactionHandler {
     let name = "finder"
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
         let body = ResponseBody.stream(expectedLength: nil) { writer in
             writer.write(Data("whole body".utf8))
             context.addFinding(Finding(rule: "test.late", severity: .medium, location: "body", message: "Late."))
             writer.finish()
         }
-        return HTTPResponse(statusCode: 200, body: body)
+        return HandlerResponse(statusCode: 200, body: body)
     }
 }
 
 /// Echoes the request body it receives.
 private struct EchoBody: TransactionHandler {
     let name = "echo"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
-        return HTTPResponse(statusCode: 201, body: .data(request.httpBody ?? Data("<none>".utf8)))
+        return HandlerResponse(statusCode: 201, body: .data(request.httpBody ?? Data("<none>".utf8)))
     }
 }
 
 /// Redirects `/start` → `/middle` → `/end` (302, then 307), answers `/end`; `/loop` redirects to itself.
 private struct RedirectingAnswer: TransactionHandler {
     let name = "redirects"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
         switch request.url?.path {
-        case "/start": return HTTPResponse(statusCode: 302, headers: ["Location": "/middle"])
-        case "/middle": return HTTPResponse(statusCode: 307, headers: ["Location": "http://stub.invalid/end"])
-        case "/loop": return HTTPResponse(statusCode: 301, headers: ["Location": "/loop"])
+        case "/start": return HandlerResponse(statusCode: 302, headers: ["Location": "/middle"])
+        case "/middle": return HandlerResponse(statusCode: 307, headers: ["Location": "http://stub.invalid/end"])
+        case "/loop": return HandlerResponse(statusCode: 301, headers: ["Location": "/loop"])
         default:
             let method = request.httpMethod ?? "GET"
-            return HTTPResponse(statusCode: 200, body: .string("\(method) \(request.url?.path ?? "")"))
+            return HandlerResponse(statusCode: 200, body: .string("\(method) \(request.url?.path ?? "")"))
         }
     }
 }
@@ -70,7 +70,7 @@ private struct RedirectingAnswer: TransactionHandler {
 /// Adds a header on the way out, then answers with the header it saw.
 private struct RewriteThenAnswer: TransactionHandler {
     let name = "rewrite"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         var request = request
         request.setValue("rewritten", forHTTPHeaderField: "X-Rewrite")
         return try await next(request)
@@ -80,10 +80,10 @@ private struct RewriteThenAnswer: TransactionHandler {
 /// Sleeps on the context clock before answering.
 private struct SlowAnswer: TransactionHandler {
     let name = "slow"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         try await context.clock.sleep(for: .seconds(60))
         context.answer(by: name)
-        return HTTPResponse(statusCode: 200, body: .string("late"))
+        return HandlerResponse(statusCode: 200, body: .string("late"))
     }
 }
 
@@ -140,7 +140,7 @@ struct InterceptionTests {
 
     @Test("async, completion-handler and delegate callers all get the whole body a handler streams")
     func everyCallerStyle() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [ChunkedAnswer(chunks: ["aaa", "bbb", "ccc"])]
         let session = interceptor.makeSession()
 
@@ -169,7 +169,7 @@ struct InterceptionTests {
 
     @Test("request bodies reach the pipeline whether set as data, stream or upload")
     func requestBodies() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [EchoBody()]
         let session = interceptor.makeSession()
 
@@ -193,7 +193,7 @@ struct InterceptionTests {
 
     @Test("redirects answered by a handler are followed like network redirects, and recorded")
     func handlerRedirects() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [RedirectingAnswer()]
         let session = interceptor.makeSession()
         var request = URLRequest(url: URL(string: "http://stub.invalid/start")!)
@@ -210,7 +210,7 @@ struct InterceptionTests {
 
     @Test("the capture records the request as a handler rewrote it")
     func capturesRewrittenRequest() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [RewriteThenAnswer(), EchoBody()]
         let session = interceptor.makeSession()
         _ = try await session.data(from: url)
@@ -221,7 +221,7 @@ struct InterceptionTests {
 
     @Test("a finding added while the body streams is on the captured transaction")
     func capturesFindingsAddedDuringTheBody() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [FindingAfterBody()]
         let session = interceptor.makeSession()
         let (data, _) = try await session.data(from: url)
@@ -233,7 +233,7 @@ struct InterceptionTests {
 
     @Test("a blocked observer never delays traffic", .timeLimit(.minutes(1)))
     func slowObserver() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [EchoBody()]
         let release = DispatchSemaphore(value: 0)
         let observer = BlockingObserver(release: release)
@@ -250,7 +250,7 @@ struct InterceptionTests {
 
     @Test("a redirect loop fails after 20 hops with httpTooManyRedirects")
     func redirectLoop() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [RedirectingAnswer()]
         let session = interceptor.makeSession()
         do {
@@ -266,8 +266,8 @@ struct InterceptionTests {
 
     @Test("cancelling a task stops a waiting handler: the caller gets -999 and the capture says cancelled")
     func cancellation() async throws {
-        let interceptor = Interceptor()
-        let clock = TestClock()
+        let interceptor = NetTapInterceptor()
+        let clock = ManualClock()
         interceptor.clock = clock
         interceptor.handlers = [SlowAnswer()]
         let delegate = CollectingDelegate()
@@ -286,7 +286,7 @@ struct InterceptionTests {
 
     @Test("a disabled interceptor hands requests to the platform untouched")
     func disabledPassesThrough() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [EchoBody()]
         interceptor.isEnabled = false
         let session = interceptor.makeSession()
@@ -302,7 +302,7 @@ struct InterceptionTests {
 
     @Test("download tasks pass through untouched and are captured as passthrough")
     func downloadPassthrough() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [EchoBody()]
         let session = interceptor.makeSession()
         let error: (any Error)? = await withCheckedContinuation { continuation in
@@ -312,7 +312,7 @@ struct InterceptionTests {
         }
         #expect((error as? URLError)?.code == .cannotConnectToHost)
         let transaction = await interceptor.captureLog.waitForFinished { _ in true }
-        #expect(transaction.answeredBy == Transaction.answeredByPassthrough)
+        #expect(transaction.answeredBy == CapturedTransaction.answeredByPassthrough)
         #expect(transaction.state == .failed)
     }
 }

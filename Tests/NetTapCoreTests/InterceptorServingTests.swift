@@ -11,9 +11,9 @@ import FoundationNetworking
 private struct NamedAnswer: TransactionHandler {
     let name: String
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
-        return HTTPResponse(statusCode: 200, body: .string(name))
+        return HandlerResponse(statusCode: 200, body: .string(name))
     }
 }
 
@@ -24,7 +24,7 @@ struct InterceptorServingTests {
     #if canImport(FoundationNetworking)
     @Test("a session built from a private interceptor's makeConfiguration() runs through that interceptor")
     func makeConfigurationIsServedByItsInterceptor() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [NamedAnswer(name: "private-configuration")]
         let session = URLSession(configuration: interceptor.makeConfiguration())
 
@@ -35,12 +35,12 @@ struct InterceptorServingTests {
         #expect(captured.count == 1)
         #expect(captured.first?.answeredBy == "private-configuration")
         #expect(captured.first?.annotations["interceptor"] == nil)
-        #expect(!Interceptor.shared.captureLog.transactions.contains { $0.request.url == url })
+        #expect(!NetTapInterceptor.shared.captureLog.transactions.contains { $0.request.url == url })
     }
 
     @Test("a configuration the app installs into with install(into:) is served by the interceptor that installed")
     func installIntoIsServedByItsInterceptor() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [NamedAnswer(name: "private-install")]
         let configuration = URLSessionConfiguration.ephemeral
         configuration.connectionProxyDictionary = ["AppKey": "kept"]
@@ -56,28 +56,28 @@ struct InterceptorServingTests {
 
     @Test("the interceptor that installs last serves the sessions; uninstalling removes the mark")
     func lastInstallWins() {
-        let first = Interceptor()
-        let second = Interceptor()
+        let first = NetTapInterceptor()
+        let second = NetTapInterceptor()
         let configuration = first.makeConfiguration()
-        #expect(Interceptor.serving(configuration: configuration).interceptor === first)
+        #expect(NetTapInterceptor.serving(configuration: configuration).interceptor === first)
 
         second.install(into: configuration)
-        #expect(Interceptor.serving(configuration: configuration).interceptor === second)
+        #expect(NetTapInterceptor.serving(configuration: configuration).interceptor === second)
 
-        Interceptor.shared.install(into: configuration)
-        #expect(Interceptor.serving(configuration: configuration).interceptor === Interceptor.shared)
-        #expect(configuration.connectionProxyDictionary?[Interceptor.servingMarkKey] == nil)
+        NetTapInterceptor.shared.install(into: configuration)
+        #expect(NetTapInterceptor.serving(configuration: configuration).interceptor === NetTapInterceptor.shared)
+        #expect(configuration.connectionProxyDictionary?[NetTapInterceptor.servingMarkKey] == nil)
 
         first.install(into: configuration)
         first.uninstall(from: configuration)
-        #expect(configuration.connectionProxyDictionary?[Interceptor.servingMarkKey] == nil)
+        #expect(configuration.connectionProxyDictionary?[NetTapInterceptor.servingMarkKey] == nil)
         #expect(configuration.protocolClasses?.contains { ProtocolSlots.isNetTap($0) } == false)
     }
     #endif
 
     @Test("without the configuration mark, the protocol class finds the interceptor (the Apple-platform path)")
     func protocolClassFindsTheInterceptor() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         defer { interceptor.uninstall() }
         interceptor.handlers = [NamedAnswer(name: "by-class")]
         let configuration = URLSessionConfiguration.ephemeral
@@ -95,7 +95,7 @@ struct InterceptorServingTests {
     }
 
     /// The protocol class `install(into:)` puts first when the interceptor takes a slot.
-    private static func slotClass(of interceptor: Interceptor?) -> AnyClass? {
+    private static func slotClass(of interceptor: NetTapInterceptor?) -> AnyClass? {
         let configuration = URLSessionConfiguration.ephemeral
         interceptor?.install(into: configuration, usingProtocolSlot: true)
         return configuration.protocolClasses?.first
@@ -103,28 +103,33 @@ struct InterceptorServingTests {
 
     @Test("uninstall() frees the interceptor's protocol class; a dropped interceptor frees it too")
     func slotsAreFreed() throws {
-        var interceptor: Interceptor? = Interceptor()
+        var interceptor: NetTapInterceptor? = NetTapInterceptor()
         let first: AnyClass = try #require(Self.slotClass(of: interceptor))
-        #expect(Interceptor.serving(configuration: nil, protocolClass: first).interceptor === interceptor)
+        #expect(NetTapInterceptor.serving(configuration: nil, protocolClass: first).interceptor === interceptor)
         interceptor?.uninstall()
-        #expect(Interceptor.serving(configuration: nil, protocolClass: first).interceptor === Interceptor.shared)
+        #expect(
+            NetTapInterceptor.serving(configuration: nil, protocolClass: first).interceptor === NetTapInterceptor.shared
+        )
 
-        interceptor = Interceptor()
+        interceptor = NetTapInterceptor()
         let second: AnyClass = try #require(Self.slotClass(of: interceptor))
-        #expect(Interceptor.serving(configuration: nil, protocolClass: second).interceptor === interceptor)
+        #expect(NetTapInterceptor.serving(configuration: nil, protocolClass: second).interceptor === interceptor)
         interceptor = nil
-        #expect(Interceptor.serving(configuration: nil, protocolClass: second).interceptor === Interceptor.shared)
+        #expect(
+            NetTapInterceptor.serving(configuration: nil, protocolClass: second).interceptor
+                === NetTapInterceptor.shared
+        )
     }
 
     @Test("a session NetTap cannot see is served by shared with a note, once a private interceptor exists")
     func unseenSessionGetsAFallbackNote() throws {
-        _ = Interceptor().makeConfiguration()
+        _ = NetTapInterceptor().makeConfiguration()
 
-        let serving = Interceptor.serving(configuration: nil)
+        let serving = NetTapInterceptor.serving(configuration: nil)
 
-        #expect(serving.interceptor === Interceptor.shared)
+        #expect(serving.interceptor === NetTapInterceptor.shared)
         let note = try #require(serving.fallbackNote)
-        #expect(note.contains("Interceptor.shared"))
-        #expect(Interceptor.serving(configuration: URLSessionConfiguration.default).fallbackNote == nil)
+        #expect(note.contains("NetTapInterceptor.shared"))
+        #expect(NetTapInterceptor.serving(configuration: URLSessionConfiguration.default).fallbackNote == nil)
     }
 }

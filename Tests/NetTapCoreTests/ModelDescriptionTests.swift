@@ -7,19 +7,19 @@ import Testing
 struct ModelDescriptionTests {
     @Test("headers print as a dictionary literal, in order with repetitions and escapes")
     func headers() {
-        let headers: HTTPHeaders = ["Accept": "*/*", "Set-Cookie": "a=1", "X-Quote": #"say "hi""#]
+        let headers: HeaderFields = ["Accept": "*/*", "Set-Cookie": "a=1", "X-Quote": #"say "hi""#]
         var repeated = headers
         repeated.add(name: "Set-Cookie", value: "b=2")
         #expect("\(headers)" == #"["Accept": "*/*", "Set-Cookie": "a=1", "X-Quote": "say \"hi\""]"#)
         #expect(String(describing: repeated).hasSuffix(#""Set-Cookie": "b=2"]"#))
-        #expect("\(HTTPHeaders())" == "[:]")
-        #expect("\(HTTPHeaders.Field(name: "Content-Type", value: "text/plain"))" == "Content-Type: text/plain")
+        #expect("\(HeaderFields())" == "[:]")
+        #expect("\(HeaderFields.Field(name: "Content-Type", value: "text/plain"))" == "Content-Type: text/plain")
     }
 
     @Test("a transaction prints as one line: request, outcome, who answered and how long")
     func transaction() throws {
         let url = try #require(URL(string: "https://api.example.com/v1/cart"))
-        var transaction = Transaction(
+        var transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: url,
@@ -41,7 +41,7 @@ struct ModelDescriptionTests {
 
     @Test("a handler's response prints its status, version and headers")
     func response() {
-        let response = HTTPResponse(statusCode: 404, headers: ["Content-Type": "text/plain"])
+        let response = HandlerResponse(statusCode: 404, headers: ["Content-Type": "text/plain"])
         #expect("\(response)" == #"404 HTTP/1.1, ["Content-Type": "text/plain"]"#)
     }
 }

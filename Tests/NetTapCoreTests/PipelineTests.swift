@@ -13,7 +13,7 @@ private struct TrailHandler: TransactionHandler {
     let name: String
     let trail: Locked<[String]>
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         trail.withLock { $0.append("in:\(name)") }
         var request = request
         request.addValue(name, forHTTPHeaderField: "X-Trail")
@@ -25,17 +25,17 @@ private struct TrailHandler: TransactionHandler {
 
 private struct AnsweringHandler: TransactionHandler {
     let name = "answer"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         context.answer(by: name)
         context.annotate("stub", "answer-1")
         context.addFinding(Finding(rule: "test.answered", severity: .info, location: "body", message: "Answered."))
-        return HTTPResponse(statusCode: 201, headers: ["X-Answer": "yes"], body: .string("answered"))
+        return HandlerResponse(statusCode: 201, headers: ["X-Answer": "yes"], body: .string("answered"))
     }
 }
 
 private struct DoubleNextHandler: TransactionHandler {
     let name = "twice"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         _ = try await next(request)
         return try await next(request)
     }
@@ -43,14 +43,14 @@ private struct DoubleNextHandler: TransactionHandler {
 
 private struct FailingHandler: TransactionHandler {
     let name = "offline"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         throw URLError(.notConnectedToInternet)
     }
 }
 
 private struct DelayHandler: TransactionHandler {
     let name = "delay"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         try await context.clock.sleep(for: .milliseconds(300))
         return try await next(request)
     }
@@ -118,7 +118,7 @@ struct PipelineTests {
 
     @Test("a delay waits on the injected clock, not on real time")
     func delayOnTestClock() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PipelineHarness(
             handlers: [DelayHandler()],
             transport: FakeTransport(statusCode: 204),
@@ -135,7 +135,7 @@ struct PipelineTests {
 
     @Test("cancelling the surrounding task cancels a handler waiting on the clock")
     func cancellation() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = FakeTransport()
         let harness = PipelineHarness(handlers: [DelayHandler()], transport: transport, clock: clock)
         let request = URLRequest(url: url)

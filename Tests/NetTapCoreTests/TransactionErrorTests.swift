@@ -3,7 +3,7 @@ import Testing
 
 @testable import NetTapCore
 
-@Suite("Transaction errors")
+@Suite("CapturedTransaction errors")
 struct TransactionErrorTests {
     @Test("a URLError without a description gets the phrase Apple platforms use")
     func phrase() {

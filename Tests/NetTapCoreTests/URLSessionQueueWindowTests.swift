@@ -14,11 +14,11 @@ private struct CreatesTaskFirst: TransactionHandler {
     let name = "creates-task"
     let sideSession: URLSession
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let task = sideSession.dataTask(with: URL(string: "http://side.invalid/")!)
         task.cancel()
         context.answer(by: name)
-        return HTTPResponse(statusCode: 200, body: .string("answered after creating a task"))
+        return HandlerResponse(statusCode: 200, body: .string("answered after creating a task"))
     }
 }
 
@@ -27,7 +27,7 @@ private final class WindowProbe: TransactionHandler, StartsInline, @unchecked Se
     let name = "probe"
     let sawWindow = Locked<Bool?>(nil)
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         sawWindow.withLock { $0 = URLSessionQueueWindow.isCurrent }
         return try await next(request)
     }
@@ -38,10 +38,10 @@ private final class UnknownProbe: TransactionHandler, @unchecked Sendable {
     let name = "unknown"
     let sawWindow = Locked<Bool?>(nil)
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         sawWindow.withLock { $0 = URLSessionQueueWindow.isCurrent }
         context.answer(by: name)
-        return HTTPResponse(statusCode: 204)
+        return HandlerResponse(statusCode: 204)
     }
 }
 
@@ -82,7 +82,7 @@ struct URLSessionQueueWindowTests {
 
     @Test("an app's handler that creates a URLSession task before awaiting answers instead of trapping")
     func appHandlerCallingURLSession() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let side = URLSession(configuration: .ephemeral)
         defer { side.invalidateAndCancel() }
         interceptor.handlers = [CreatesTaskFirst(sideSession: side)]
@@ -95,7 +95,7 @@ struct URLSessionQueueWindowTests {
 
     @Test("NetTap's own stages start inline; an unknown handler after them starts off the queue")
     func knownStagesInlineUnknownOff() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let known = WindowProbe()
         let unknown = UnknownProbe()
         interceptor.handlers = [known, unknown]

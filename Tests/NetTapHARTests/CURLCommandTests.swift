@@ -31,7 +31,7 @@ struct CURLCommandTests {
         let request = CapturedRequest(
             method: "POST",
             url: url,
-            headers: HTTPHeaders([
+            headers: HeaderFields([
                 .init(name: "Content-Type", value: "application/json"),
                 .init(name: "X-Trace", value: "1"),
                 .init(name: "X-Trace", value: "2"),
@@ -250,12 +250,12 @@ struct CURLCommandTests {
         let login = try #require(URL(string: "https://shop.example/login"))
         let track = try #require(URL(string: "https://shop.example/track?visit=\(sessionID)&page=2"))
         let transactions = [
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "POST", url: login, headers: [:]),
                 response: CapturedResponse(statusCode: 204, headers: ["Set-Cookie": "sid=\(sessionID)"], url: login),
                 timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000))
             ),
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: track, headers: [:]),
                 timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_001))
             ),

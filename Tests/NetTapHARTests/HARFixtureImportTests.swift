@@ -156,7 +156,7 @@ struct HARFixtureImportTests {
         )
         // Read back as HAR cookies, the attributes survive.
         let cookies = HARCookie.responseCookies(
-            in: HTTPHeaders([HTTPHeaders.Field(name: "Set-Cookie", value: setCookie?.first ?? "")]),
+            in: HeaderFields([HeaderFields.Field(name: "Set-Cookie", value: setCookie?.first ?? "")]),
             url: url
         )
         #expect(cookies.first?.expires == "2030-01-02T03:04:05.000Z")

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("HAR export and redaction")
 struct HARRedactionTests {
-    private func transaction() throws -> Transaction {
-        Transaction(
+    private func transaction() throws -> CapturedTransaction {
+        CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: try #require(URL(string: "http://127.0.0.1:8080/login?token=s3cr3t-query&page=1")),

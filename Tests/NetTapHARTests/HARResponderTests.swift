@@ -68,7 +68,7 @@ struct HARResponderTests {
 
     private struct Outcome {
         let status: Int
-        let headers: HTTPHeaders
+        let headers: HeaderFields
         let body: Data
         let answeredBy: String
         let entryIndex: String?
@@ -114,7 +114,7 @@ struct HARResponderTests {
         ] {
             let outcome = try await send(method, url, through: pipeline)
             #expect(outcome.status == 599)
-            #expect(outcome.answeredBy == Transaction.answeredByNetwork)
+            #expect(outcome.answeredBy == CapturedTransaction.answeredByNetwork)
             #expect(outcome.entryIndex == nil)
         }
         #expect(transport.requests.map { $0.url?.absoluteString ?? "" }.count == 3)

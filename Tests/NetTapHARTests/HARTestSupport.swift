@@ -26,9 +26,9 @@ final class RecordingTransport: Transport {
 
     var requests: [URLRequest] { received.current }
 
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         received.withLock { $0.append(request) }
-        return HTTPResponse(statusCode: 599, headers: ["Content-Type": "text/plain"], body: .string("network"))
+        return HandlerResponse(statusCode: 599, headers: ["Content-Type": "text/plain"], body: .string("network"))
     }
 }
 
@@ -55,7 +55,7 @@ enum SampleTransactions {
     /// Bytes 0...255, then a PNG signature: not UTF-8.
     static let binary = Data((0...255).map { UInt8($0) }) + Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
-    static var all: [Transaction] {
+    static var all: [CapturedTransaction] {
         [
             get, post, binaryUpload, redirected, failed, truncated, notFollowedRedirect, mocked, postRedirected,
             failedAfterRedirect,
@@ -80,7 +80,7 @@ enum SampleTransactions {
         static let count = 15
     }
 
-    static let get = Transaction(
+    static let get = CapturedTransaction(
         request: CapturedRequest(
             method: "GET",
             url: url("/search?q=caf%C3%A9%20au%20lait&empty=&flag&q=2"),
@@ -88,7 +88,7 @@ enum SampleTransactions {
         ),
         response: CapturedResponse(
             statusCode: 200,
-            headers: HTTPHeaders([
+            headers: HeaderFields([
                 .init(name: "Content-Type", value: "application/json; charset=utf-8"),
                 .init(name: "Set-Cookie", value: "seen=1; Path=/; HttpOnly"),
                 .init(name: "Set-Cookie", value: "lang=fr; Path=/; Secure"),
@@ -100,7 +100,7 @@ enum SampleTransactions {
         state: .completed
     )
 
-    static let post = Transaction(
+    static let post = CapturedTransaction(
         request: CapturedRequest(
             method: "POST",
             url: url("/items"),
@@ -117,7 +117,7 @@ enum SampleTransactions {
         state: .completed
     )
 
-    static let binaryUpload = Transaction(
+    static let binaryUpload = CapturedTransaction(
         request: CapturedRequest(
             method: "PUT",
             url: url("/upload/logo.png"),
@@ -134,7 +134,7 @@ enum SampleTransactions {
         state: .completed
     )
 
-    static let redirected = Transaction(
+    static let redirected = CapturedTransaction(
         request: CapturedRequest(method: "GET", url: url("/old"), headers: [:]),
         response: CapturedResponse(
             statusCode: 200,
@@ -163,14 +163,14 @@ enum SampleTransactions {
         state: .completed
     )
 
-    static let failed = Transaction(
+    static let failed = CapturedTransaction(
         request: CapturedRequest(method: "GET", url: url("/slow"), headers: [:]),
         timings: timings(offset: 0.4, firstByte: nil, end: 60_000.5),
         error: TransactionError(domain: NSURLErrorDomain, code: -1001, message: "The request timed out."),
         state: .failed
     )
 
-    static let truncated = Transaction(
+    static let truncated = CapturedTransaction(
         request: CapturedRequest(method: "GET", url: url("/big.txt"), headers: [:]),
         response: CapturedResponse(
             statusCode: 200,
@@ -182,7 +182,7 @@ enum SampleTransactions {
         state: .completed
     )
 
-    static let notFollowedRedirect = Transaction(
+    static let notFollowedRedirect = CapturedTransaction(
         request: CapturedRequest(method: "GET", url: url("/moved"), headers: [:]),
         response: CapturedResponse(
             statusCode: 307,
@@ -194,7 +194,7 @@ enum SampleTransactions {
         state: .completed
     )
 
-    static let mocked = Transaction(
+    static let mocked = CapturedTransaction(
         request: CapturedRequest(method: "DELETE", url: url("/items/7"), headers: [:]),
         response: CapturedResponse(statusCode: 204, headers: [:], url: url("/items/7")),
         timings: timings(offset: 0.7, sent: 0, firstByte: 0.5, end: 0.75),
@@ -213,11 +213,11 @@ enum SampleTransactions {
     )
 
     /// A form POST answered 307 (method and body kept), then 303 (turned into a GET without the body).
-    static let postRedirected = Transaction(
+    static let postRedirected = CapturedTransaction(
         request: CapturedRequest(
             method: "POST",
             url: url("/form"),
-            headers: HTTPHeaders([
+            headers: HeaderFields([
                 .init(name: "Accept", value: "text/html"),
                 .init(name: "Content-Type", value: "application/x-www-form-urlencoded"),
                 .init(name: "Content-Length", value: "14"),
@@ -251,7 +251,7 @@ enum SampleTransactions {
     )
 
     /// A 302 to a relative `Location`, then a timeout on the next request.
-    static let failedAfterRedirect = Transaction(
+    static let failedAfterRedirect = CapturedTransaction(
         request: CapturedRequest(method: "GET", url: url("/a/start"), headers: ["Accept": "*/*"]),
         redirects: [
             RedirectHop(

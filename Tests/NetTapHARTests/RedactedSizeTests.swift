@@ -7,11 +7,11 @@ import Testing
 /// changes the text written, never the byte counts.
 @Suite("Redacted bodies keep their sizes: capture, HAR bodySize, NetTap's record and the round trip")
 struct RedactedSizeTests {
-    private func transaction(secret: String) throws -> Transaction {
+    private func transaction(secret: String) throws -> CapturedTransaction {
         let url = try #require(URL(string: "https://api.example/login"))
         let request = Data(#"{"user":"ann","password":"\#(secret)"}"#.utf8)
         let response = Data("user=ann&token=\(secret)&next=%2Fhome".utf8)
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: url,
@@ -70,7 +70,7 @@ struct RedactedSizeTests {
         let url = try #require(URL(string: "https://api.example/big"))
         let kept = Data(#"{"password":"hunter2-long","pad":"aaaa"#.utf8)
         let body = CapturedBody(data: kept, totalByteCount: 10_000)
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: [:]),
             response: CapturedResponse(
                 statusCode: 200,

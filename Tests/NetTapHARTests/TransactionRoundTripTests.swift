@@ -3,7 +3,7 @@ import NetTapCore
 import NetTapHAR
 import Testing
 
-@Suite("Transaction → HAR → transaction")
+@Suite("CapturedTransaction → HAR → transaction")
 struct TransactionRoundTripTests {
     @Test("Export then import gives equal transactions: text, binary, redirects, errors, truncation, notes")
     func roundTrip() throws {
@@ -98,7 +98,7 @@ struct TransactionRoundTripTests {
         entry.netTap = nil
         let transaction = entry.transaction()
         #expect(transaction.state == .completed)
-        #expect(transaction.answeredBy == Transaction.answeredByNetwork)
+        #expect(transaction.answeredBy == CapturedTransaction.answeredByNetwork)
         #expect(transaction.timings.requestSent == 1.25)
         #expect(transaction.timings.firstByte == 20.5)
         #expect(transaction.timings.end == 31.75)

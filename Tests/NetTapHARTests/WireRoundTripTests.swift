@@ -4,7 +4,7 @@ import NetTapHAR
 import NetTapTestSupport
 import Testing
 
-/// `Transaction.wire` through HAR: NetTap's own export restores it exactly; other tools' standard fields
+/// `CapturedTransaction.wire` through HAR: NetTap's own export restores it exactly; other tools' standard fields
 /// (`serverIPAddress`, `connection`, the phases, `_securityDetails`) fill what they can; odd values are skipped.
 @Suite("Wire facts in HAR")
 struct WireRoundTripTests {
@@ -27,7 +27,7 @@ struct WireRoundTripTests {
         return wire
     }()
 
-    static var transaction: Transaction {
+    static var transaction: CapturedTransaction {
         var transaction = SampleTransactions.get
         transaction.wire = wire
         return transaction

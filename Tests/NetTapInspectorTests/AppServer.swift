@@ -12,16 +12,16 @@ struct AppServer: TransactionHandler {
     /// `/hang` waits for an element of this stream before answering.
     var release: AsyncStream<Void>?
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let path = request.url?.path ?? "/"
         if path == "/hang", let release {
             for await _ in release { break }
         }
         context.answer(by: name)
         if path == "/image" {
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "image/png"], body: .data(Self.png))
+            return HandlerResponse(statusCode: 200, headers: ["Content-Type": "image/png"], body: .data(Self.png))
         }
         let body = path == "/login" ? #"{"token":"s3cr3t-token-value","user":"ann"}"# : #"{"path":"\#(path)"}"#
-        return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: .string(body))
+        return HandlerResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: .string(body))
     }
 }

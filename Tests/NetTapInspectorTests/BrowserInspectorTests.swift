@@ -43,7 +43,7 @@ struct BrowserInspectorTests {
 
     @Test("replayed and live requests are listed with name, status and type; the inspector's page never waits")
     func networkPanelListsTraffic() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [AppServer()]
         let session = interceptor.makeSession(configuration: .ephemeral)
         _ = try await session.data(from: try #require(URL(string: "http://app.test/before-devtools")))
@@ -87,7 +87,7 @@ struct BrowserInspectorTests {
 
     @Test("a clicked row shows its body redacted; the throttling menu's Offline fails the app's next request")
     func rowBodyAndThrottlingMenu() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [AppServer()]
         let session = interceptor.makeSession(configuration: .ephemeral)
         _ = try await session.data(from: try #require(URL(string: "http://app.test/login")))

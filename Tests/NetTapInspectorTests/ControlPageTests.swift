@@ -169,7 +169,7 @@ struct ControlPageTests {
 
     @Test("recorded traffic: the page shows the count and the DevTools link, and changes nothing")
     func recorded() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [AppServer()]
         let session = interceptor.makeSession(configuration: .ephemeral)
         _ = try await session.data(from: try #require(URL(string: "http://app.test/one")))

@@ -15,7 +15,7 @@ struct InspectCommandTests {
     /// A HAR file of three transactions recorded without redaction: a PNG, a login answer with a token, a POST
     /// with a password.
     private func recordedHAR(in folder: TemporaryFolder) async throws -> URL {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.redactor = .disabled
         interceptor.handlers = [AppServer()]
         let session = interceptor.makeSession(configuration: .ephemeral)
@@ -42,7 +42,7 @@ struct InspectCommandTests {
         let environment = CommandEnvironment(
             standardOutput: CommandOutput(out),
             standardError: CommandOutput(CommandOutput.Buffer()),
-            interceptor: Interceptor(),
+            interceptor: NetTapInterceptor(),
             workingDirectory: folder.url
         )
         let run = Task { await NetTapCLI.run(arguments: ["inspect"] + arguments, in: environment) }
@@ -127,7 +127,7 @@ struct InspectCommandTests {
         let environment = CommandEnvironment(
             standardOutput: CommandOutput(CommandOutput.Buffer()),
             standardError: CommandOutput(err),
-            interceptor: Interceptor(),
+            interceptor: NetTapInterceptor(),
             workingDirectory: folder.url
         )
         let code = await NetTapCLI.run(arguments: ["inspect"] + arguments, in: environment)

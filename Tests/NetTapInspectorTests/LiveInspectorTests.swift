@@ -11,8 +11,8 @@ import FoundationNetworking
 
 @Suite("Live inspector: an interceptor's traffic in a DevTools client, bodies on request, DevTools' controls")
 struct LiveInspectorTests {
-    private func makeApp() -> (Interceptor, URLSession) {
-        let interceptor = Interceptor()
+    private func makeApp() -> (NetTapInterceptor, URLSession) {
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [AppServer()]
         return (interceptor, interceptor.makeSession(configuration: .ephemeral))
     }
@@ -65,7 +65,7 @@ struct LiveInspectorTests {
     @Test("a request still unanswered is shown as pending within a second, then completes; shown once")
     func pending() async throws {
         let (release, releasing) = AsyncStream<Void>.makeStream()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [AppServer(release: release)]
         let session = interceptor.makeSession(configuration: .ephemeral)
         let inspector = try interceptor.startInspector()
@@ -246,7 +246,7 @@ struct LiveInspectorTests {
 
     @Test("with the app's own shaping handler, DevTools sets its shaper, and stop() puts the app's profile back")
     func appShaper() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let appProfile = NetworkProfile(latency: .milliseconds(5))
         let shaper = NetworkShaper(profile: appProfile)
         interceptor.handlers = [ShapingHandler(shaper: shaper), AppServer()]
@@ -274,7 +274,7 @@ struct LiveInspectorTests {
             isEnabledInReleaseBuilds: { false },
             write: { _ in }
         )
-        let interceptor = Interceptor(gate: gate)
+        let interceptor = NetTapInterceptor(gate: gate)
         #expect {
             try interceptor.startInspector()
         } throws: { error in
@@ -286,7 +286,7 @@ struct LiveInspectorTests {
     @Test("an explicit non-loopback address is accepted as the Host, and a bad address is named")
     func explicitAddress() throws {
         #expect {
-            try Interceptor().startInspector(address: "localhost:80")
+            try NetTapInterceptor().startInspector(address: "localhost:80")
         } throws: { error in
             (error as? InspectorError)?.description == "localhost:80 is not an IPv4 address such as 127.0.0.1"
         }

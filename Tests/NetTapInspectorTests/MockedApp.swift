@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// An app with a mock set (a stub with alternatives, a scenario) in front of ``AppServer``.
 struct MockedApp {
-    let interceptor = Interceptor()
+    let interceptor = NetTapInterceptor()
     let mocks: MockSet
     let session: URLSession
 

@@ -7,9 +7,9 @@ import Testing
 struct NetworkEventsTests {
     static let start = Date(timeIntervalSince1970: 1_780_000_000)
 
-    static func completed() throws -> Transaction {
+    static func completed() throws -> CapturedTransaction {
         let url = try #require(URL(string: "https://api.example.com/v1/items?q=1"))
-        var transaction = Transaction(
+        var transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: url,
@@ -39,10 +39,10 @@ struct NetworkEventsTests {
         return transaction
     }
 
-    static func redirectedAndFailed() throws -> [Transaction] {
+    static func redirectedAndFailed() throws -> [CapturedTransaction] {
         let first = try #require(URL(string: "http://127.0.0.1:8080/old"))
         let final = try #require(URL(string: "http://127.0.0.1:8080/new"))
-        let redirected = Transaction(
+        let redirected = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: first, headers: [:]),
             response: CapturedResponse(statusCode: 200, headers: ["Content-Type": "image/png"], url: final),
             redirects: [
@@ -58,7 +58,7 @@ struct NetworkEventsTests {
             answeredBy: "mock",
             state: .completed
         )
-        let failed = Transaction(
+        let failed = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: first, headers: [:]),
             timings: Timings(startDate: start, end: 5),
             error: TransactionError(
@@ -68,7 +68,7 @@ struct NetworkEventsTests {
             ),
             state: .failed
         )
-        let cancelled = Transaction(
+        let cancelled = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: first, headers: [:]),
             timings: Timings(startDate: start, end: 5),
             error: TransactionError(

@@ -23,8 +23,8 @@ struct AuditTests {
     struct Run {
         var audited: Observed
         var plain: Observed
-        var transaction: Transaction
-        var interceptor: Interceptor
+        var transaction: CapturedTransaction
+        var interceptor: NetTapInterceptor
     }
 
     /// Sends `request` through an interceptor whose only handler is `handler`, then through one with no
@@ -35,9 +35,9 @@ struct AuditTests {
         handler: AuditHandler = AuditHandler(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
-        let audited = Interceptor()
+        let audited = NetTapInterceptor()
         audited.handlers = [handler]
-        let plain = Interceptor()
+        let plain = NetTapInterceptor()
         plain.handlers = []
         var outcomes: [Observed] = []
         for interceptor in [audited, plain] {

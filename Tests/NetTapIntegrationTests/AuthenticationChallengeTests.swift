@@ -51,7 +51,7 @@ struct AuthenticationChallengeTests {
             }
         }
         let direct = await run(.default)
-        let nettap = await run(Interceptor.shared.makeConfiguration())
+        let nettap = await run(NetTapInterceptor.shared.makeConfiguration())
         #expect(direct != nil, "direct did not finish")
         #expect(nettap == direct)
     }

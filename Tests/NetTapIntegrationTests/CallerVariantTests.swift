@@ -41,7 +41,10 @@ struct CallerVariantTests {
         configuration.httpAdditionalHeaders = ["X-From-Configuration": "yes", "Accept-Language": "fr"]
         let differential = try await Differential(
             direct: Client(name: "direct", configuration: configuration),
-            nettap: Client(name: "nettap", configuration: Interceptor.shared.makeConfiguration(from: configuration))
+            nettap: Client(
+                name: "nettap",
+                configuration: NetTapInterceptor.shared.makeConfiguration(from: configuration)
+            )
         )
         var request = URLRequest(url: differential.server.url("/headers"))
         request.setValue("request", forHTTPHeaderField: "X-From-Request")

@@ -35,7 +35,7 @@ struct CassetteTests {
         ]
     }
 
-    private static func send(_ request: URLRequest, through interceptor: Interceptor) async -> Seen {
+    private static func send(_ request: URLRequest, through interceptor: NetTapInterceptor) async -> Seen {
         let session = interceptor.makeSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         do {
@@ -52,7 +52,7 @@ struct CassetteTests {
     }
 
     private static func sendAll(_ requests: [URLRequest], handler: ReplayHandler) async -> [Seen] {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [handler]
         var seen: [Seen] = []
         for request in requests { seen.append(await send(request, through: interceptor)) }
@@ -64,16 +64,16 @@ struct CassetteTests {
     private static func expectedReplay(of recorded: Seen, request: URLRequest) -> Seen {
         var expected = recorded
         let url = request.url ?? URL(fileURLWithPath: "/")
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: request.httpMethod ?? "GET",
                 url: url,
-                headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]),
+                headers: HeaderFields(request.allHTTPHeaderFields ?? [:]),
                 body: request.httpBody.map { CapturedBody(data: $0) }
             ),
             response: CapturedResponse(
                 statusCode: recorded.status ?? 0,
-                headers: HTTPHeaders(recorded.headers.map { HTTPHeaders.Field(name: $0.key, value: $0.value) }),
+                headers: HeaderFields(recorded.headers.map { HeaderFields.Field(name: $0.key, value: $0.value) }),
                 url: url,
                 body: CapturedBody(data: recorded.body)
             ),

@@ -13,8 +13,8 @@ import FoundationNetworking
 @Suite("libcurl transport: wire facts and exact failures")
 struct CurlTransportTests {
     /// An interceptor on the given transport, and a session through it.
-    func session(transport: any Transport) -> (Interceptor, URLSession) {
-        let interceptor = Interceptor()
+    func session(transport: any Transport) -> (NetTapInterceptor, URLSession) {
+        let interceptor = NetTapInterceptor()
         interceptor.transport = transport
         return (interceptor, interceptor.makeSession())
     }

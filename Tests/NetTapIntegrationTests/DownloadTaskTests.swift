@@ -15,7 +15,7 @@ struct DownloadTaskTests {
     func download() async throws {
         let server = try await HTTPBin.shared()
         let url = server.url("/bytes/50000?seed=21")
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let session = interceptor.makeSession()
         let (viaNetTap, response) = try await session.download(from: url)
         let nettapBytes = try Data(contentsOf: viaNetTap)
@@ -28,7 +28,7 @@ struct DownloadTaskTests {
         #expect(nettapBytes.count == 50_000)
         #expect(nettapBytes == directBytes)
         let transaction = await interceptor.captureLog.waitForFinished { $0.request.url == url }
-        #expect(transaction.answeredBy == Transaction.answeredByPassthrough)
+        #expect(transaction.answeredBy == CapturedTransaction.answeredByPassthrough)
         #expect(transaction.response?.statusCode == 200)
         #expect(transaction.response?.body?.totalByteCount == 50_000)
         #expect(transaction.annotations["passthrough"]?.contains("download task") == true)

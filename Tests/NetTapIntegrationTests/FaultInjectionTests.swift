@@ -23,7 +23,7 @@ import FoundationNetworking
 @Suite("Fault-injecting upstream: the same outcome direct and through NetTap", .serialized)
 struct FaultInjectionTests {
     /// The NetTap side: sessions of a private interceptor, so its capture log holds only this suite's requests.
-    private static let interceptor = Interceptor()
+    private static let interceptor = NetTapInterceptor()
     private static let nettap = Client(name: "nettap", interceptor: interceptor)
 
     /// What one fault gave on both sides.
@@ -31,7 +31,7 @@ struct FaultInjectionTests {
         var direct: Outcome
         var nettap: Outcome
         /// NetTap's finished capture of the NetTap send; `nil` when none finished within 30 seconds.
-        var capture: Transaction?
+        var capture: CapturedTransaction?
     }
 
     /// Sends the same request direct and through NetTap (one after the other), each tagged with its own

@@ -247,7 +247,7 @@ struct FidelityTests {
             direct: Client(name: "direct", configuration: directConfiguration),
             nettap: Client(
                 name: "nettap",
-                configuration: Interceptor.shared.makeConfiguration(from: nettapConfiguration)
+                configuration: NetTapInterceptor.shared.makeConfiguration(from: nettapConfiguration)
             )
         )
         let delegateQuirk = style == .delegate
@@ -364,7 +364,10 @@ struct SlowFidelityTests {
         configuration.timeoutIntervalForRequest = 1
         let differential = try await Differential(
             direct: Client(name: "direct", configuration: configuration),
-            nettap: Client(name: "nettap", configuration: Interceptor.shared.makeConfiguration(from: configuration))
+            nettap: Client(
+                name: "nettap",
+                configuration: NetTapInterceptor.shared.makeConfiguration(from: configuration)
+            )
         )
         let request = URLRequest(url: differential.server.url("/delay/3"))
         let pair = try await SharedQueueTurns.shared.run { try await differential.run(request, style: style) }

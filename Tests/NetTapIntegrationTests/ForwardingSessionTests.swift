@@ -15,7 +15,7 @@ struct ForwardingSessionTests {
     func oneSessionPerAppSession() async throws {
         let server = try await HTTPBin.shared()
         let transport = ForwardingTransport()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.transport = transport
         let session = interceptor.makeSession()
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -42,7 +42,7 @@ struct ForwardingSessionTests {
     func limitAndRelease() async throws {
         let server = try await HTTPBin.shared()
         let transport = ForwardingTransport()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.transport = transport
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = 2

@@ -12,9 +12,9 @@ import FoundationNetworking
 /// the network.
 private struct Answer: TransactionHandler {
     let name = "answer"
-    let respond: @Sendable (URLRequest, TransactionContext) async throws -> HTTPResponse
+    let respond: @Sendable (URLRequest, TransactionContext) async throws -> HandlerResponse
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         guard request.url?.path.hasPrefix("/answer") == true else { return try await next(request) }
         context.answer(by: name)
         return try await respond(request, context)
@@ -72,14 +72,14 @@ struct HandlerAnswerTests {
     )
     func cookiesLand(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             Answer { _, _ in
-                var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+                var headers: HeaderFields = ["Content-Type": "text/plain"]
                 headers.add(name: "Set-Cookie", value: "first=1; Path=/")
                 headers.add(name: "Set-Cookie", value: "second=2; Path=/; Expires=Wed, 21 Oct 2099 07:28:00 GMT")
                 headers.add(name: "set-cookie", value: "third=3; Path=/")
-                return HTTPResponse(statusCode: 200, headers: headers, body: .string("ok"))
+                return HandlerResponse(statusCode: 200, headers: headers, body: .string("ok"))
             }
         ]
         let configuration = Self.configuration()
@@ -100,9 +100,9 @@ struct HandlerAnswerTests {
     )
     func cookieSettings(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
-            Answer { _, _ in HTTPResponse(statusCode: 200, headers: ["Set-Cookie": "flavour=oat; Path=/"]) }
+            Answer { _, _ in HandlerResponse(statusCode: 200, headers: ["Set-Cookie": "flavour=oat; Path=/"]) }
         ]
         let variants: [(String, (URLSessionConfiguration) -> Void)] = [
             ("httpShouldSetCookies = false", { $0.httpShouldSetCookies = false }),
@@ -136,7 +136,7 @@ struct HandlerAnswerTests {
         let server = try await HTTPBin.shared()
         let configuration = Self.configuration()
         let storage = try #require(configuration.httpCookieStorage)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let storedByNetwork = Locked<[String]>([])
         interceptor.handlers = [EmptyJarAfterNetwork(storage: storage, storedByNetwork: storedByNetwork)]
         let caller = CallRecorder(interceptor: interceptor, configuration: configuration)
@@ -156,8 +156,8 @@ struct HandlerAnswerTests {
     func timeoutBeforeHead(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
         let real = try #require(try await platformTimeouts.value[style])
-        let interceptor = Interceptor()
-        let clock = TestClock()
+        let interceptor = NetTapInterceptor()
+        let clock = ManualClock()
         interceptor.clock = clock
         let events = Events()
         interceptor.handlers = [
@@ -168,7 +168,7 @@ struct HandlerAnswerTests {
                     events.report("cancelled")
                     throw error
                 }
-                return HTTPResponse(statusCode: 200, body: .string("late"))
+                return HandlerResponse(statusCode: 200, body: .string("late"))
             }
         ]
         let caller = CallRecorder(interceptor: interceptor)
@@ -193,7 +193,7 @@ struct HandlerAnswerTests {
     }
 
     /// Waits (at most 30 s) until a task sleeps on `clock` until `deadline`; `false` when none did.
-    private static func sleeper(on clock: TestClock, at deadline: TestClock.Instant) async -> Bool {
+    private static func sleeper(on clock: ManualClock, at deadline: ManualClock.Instant) async -> Bool {
         await withDeadline(.seconds(30)) {
             await clock.waitForSleeper(until: deadline)
             return true
@@ -206,8 +206,8 @@ struct HandlerAnswerTests {
     )
     func timeoutBetweenChunks(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
-        let clock = TestClock()
+        let interceptor = NetTapInterceptor()
+        let clock = ManualClock()
         interceptor.clock = clock
         let events = Events()
         interceptor.handlers = [
@@ -238,7 +238,7 @@ struct HandlerAnswerTests {
                     }
                 }
                 channel.onCancel { producer.cancel() }
-                return HTTPResponse(statusCode: 200, body: ResponseBody(channel: channel, expectedLength: nil))
+                return HandlerResponse(statusCode: 200, body: ResponseBody(channel: channel, expectedLength: nil))
             }
         ]
         let caller = CallRecorder(interceptor: interceptor)
@@ -284,13 +284,13 @@ struct HandlerAnswerTests {
     )
     func sessionTimeout(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
-        let clock = TestClock()
+        let interceptor = NetTapInterceptor()
+        let clock = ManualClock()
         interceptor.clock = clock
         interceptor.handlers = [
             Answer { _, context in
                 try await context.clock.sleep(for: .seconds(2))
-                return HTTPResponse(statusCode: 200, body: .string("in time"))
+                return HandlerResponse(statusCode: 200, body: .string("in time"))
             }
         ]
         let caller = CallRecorder(
@@ -326,11 +326,11 @@ struct HandlerAnswerTests {
     )
     func realTimeTimeout(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             Answer { _, context in
                 try await context.clock.sleep(for: .seconds(60))
-                return HTTPResponse(statusCode: 200)
+                return HandlerResponse(statusCode: 200)
             }
         ]
         var request = URLRequest(url: server.url("/answer/slow"))
@@ -356,8 +356,8 @@ struct HandlerAnswerTests {
     )
     func cancelDuringLatency(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
-        let clock = TestClock()
+        let interceptor = NetTapInterceptor()
+        let clock = ManualClock()
         interceptor.clock = clock
         let events = Events()
         interceptor.handlers = [
@@ -368,7 +368,7 @@ struct HandlerAnswerTests {
                     events.report("cancelled")
                     throw error
                 }
-                return HTTPResponse(statusCode: 200, body: .string("late"))
+                return HandlerResponse(statusCode: 200, body: .string("late"))
             }
         ]
         let caller = CallRecorder(interceptor: interceptor)
@@ -393,8 +393,8 @@ struct HandlerAnswerTests {
     @Test("cancelling during a paced body cancels its producer; no data after the cancel, one -999")
     func cancelDuringPacedBody() async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
-        let clock = TestClock()
+        let interceptor = NetTapInterceptor()
+        let clock = ManualClock()
         interceptor.clock = clock
         let events = Events()
         interceptor.handlers = [
@@ -413,7 +413,7 @@ struct HandlerAnswerTests {
                     }
                     writer.onCancel { producer.cancel() }
                 }
-                return HTTPResponse(statusCode: 200, body: body)
+                return HandlerResponse(statusCode: 200, body: body)
             }
         ]
         let caller = CallRecorder(interceptor: interceptor)
@@ -446,7 +446,7 @@ struct HandlerAnswerTests {
     )
     func thrownErrors(code: URLError.Code) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [Answer { _, _ in throw URLError(code) }]
         let caller = CallRecorder(interceptor: interceptor)
         let url = server.url("/answer/fail?x=1")
@@ -469,7 +469,7 @@ struct HandlerAnswerTests {
         let port = try HTTPBin.unusedPort()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/answer/refused"))
         let direct = await CallRecorder(interceptor: nil).send(URLRequest(url: url), style: style)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [Answer { _, _ in throw URLError(.cannotConnectToHost) }]
         let answered = await CallRecorder(interceptor: interceptor).send(URLRequest(url: url), style: style)
         let real = try #require(direct.nsError)
@@ -485,7 +485,7 @@ struct HandlerAnswerTests {
     @Test("a handler's timedOut stays as bare as the platform's timeout", arguments: CallerStyle.allCases)
     func thrownTimeout(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [Answer { _, _ in throw URLError(.timedOut) }]
         let outcome = await CallRecorder(interceptor: interceptor).send(
             URLRequest(url: server.url("/answer/t")),
@@ -501,11 +501,11 @@ struct HandlerAnswerTests {
     @Test("HEAD, 204 and 304 answers deliver no body even when the handler gave one", arguments: CallerStyle.allCases)
     func bodilessAnswers(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             Answer { request, _ in
                 let status = Int(request.url?.lastPathComponent ?? "") ?? 200
-                return HTTPResponse(
+                return HandlerResponse(
                     statusCode: status,
                     headers: ["Content-Length": "13", "ETag": "\"v1\""],
                     body: .string("must not come")
@@ -543,13 +543,13 @@ struct HandlerAnswerTests {
         for path in ["/bytes/64?seed=3", "/stream-bytes/64?seed=3&chunk_size=16"] {
             let real = await direct.send(URLRequest(url: server.url(path)), style: style)
             let response = try #require(real.response)
-            let interceptor = Interceptor()
+            let interceptor = NetTapInterceptor()
             let body = real.body
             interceptor.handlers = [
                 Answer { _, _ in
-                    HTTPResponse(
+                    HandlerResponse(
                         statusCode: response.statusCode,
-                        headers: HTTPHeaders(response.allHeaderFields),
+                        headers: HeaderFields(response.allHeaderFields),
                         body: .data(body)
                     )
                 }
@@ -561,8 +561,8 @@ struct HandlerAnswerTests {
             #expect(answered.response?.expectedContentLength == response.expectedContentLength, "\(path)")
             #expect(answered.body == real.body)
         }
-        let interceptor = Interceptor()
-        interceptor.handlers = [Answer { _, _ in HTTPResponse(statusCode: 200, body: .string("hello")) }]
+        let interceptor = NetTapInterceptor()
+        interceptor.handlers = [Answer { _, _ in HandlerResponse(statusCode: 200, body: .string("hello")) }]
         let bare = await CallRecorder(interceptor: interceptor).send(
             URLRequest(url: server.url("/answer/bare")),
             style: style
@@ -577,7 +577,7 @@ private struct EmptyJarAfterNetwork: TransactionHandler {
     let storage: HTTPCookieStorage
     let storedByNetwork: Locked<[String]>
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let response = try await next(request)
         let cookies = storage.cookies ?? []
         storedByNetwork.withLock { $0 = cookies.map { "\($0.name)=\($0.value)" } }

@@ -45,8 +45,8 @@ struct IntegrityTests {
         expected: IntegrityMetadata,
         onMismatch: IntegrityRule.MismatchAction,
         after: [any TransactionHandler] = []
-    ) -> Interceptor {
-        let interceptor = Interceptor()
+    ) -> NetTapInterceptor {
+        let interceptor = NetTapInterceptor()
         let rule = IntegrityRule(.path(path), pathExtensions: [], expect: .digest(expected), onMismatch: onMismatch)
         interceptor.handlers = [IntegrityHandler(rules: [rule])] + after
         return interceptor
@@ -210,8 +210,8 @@ struct IntegrityTests {
     static func tamperedStub(
         _ name: String,
         onMismatch: IntegrityRule.MismatchAction
-    ) throws -> (Interceptor, URLRequest) {
-        let interceptor = Interceptor()
+    ) throws -> (NetTapInterceptor, URLRequest) {
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             IntegrityHandler(rules: [IntegrityRule(.host("127.0.0.1"), expect: .fileName, onMismatch: onMismatch)]),
             Self.stubbed(name, body: Self.tampered),

@@ -15,10 +15,10 @@ private final class FakeNext: TransactionHandler, @unchecked Sendable {
 
     var urls: [URL] { seen.current }
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         if let url = request.url { seen.withLock { $0.append(url) } }
         context.answer(by: name)
-        return HTTPResponse(statusCode: 299, headers: ["Content-Type": "text/plain"], body: .string("from next"))
+        return HandlerResponse(statusCode: 299, headers: ["Content-Type": "text/plain"], body: .string("from next"))
     }
 }
 
@@ -30,7 +30,7 @@ private final class ArrivalRecorder: TransactionHandler, @unchecked Sendable {
     /// The percent-encoded path the pipeline saw for the request tagged `tag`.
     func path(for tag: String) -> String? { seen.withLock { $0[tag] } }
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         if let tag = request.value(forHTTPHeaderField: "X-Payload"), let url = request.url,
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         {
@@ -47,7 +47,7 @@ private final class Site: @unchecked Sendable {
 
     let folder: URL
     let root: URL
-    let interceptor = Interceptor()
+    let interceptor = NetTapInterceptor()
     let caller: CallRecorder
     let next = FakeNext()
     let arrivals = ArrivalRecorder()
@@ -559,7 +559,7 @@ struct LocalFilesLargeFileTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(repeating: 7, count: 32 * 1_048_576).write(to: folder.appendingPathComponent("big.bin"))
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             LocalFilesHandler(mounts: [try FileMount(prefix: "http://localhost:1000/", directory: folder)])
         ]
@@ -610,7 +610,7 @@ struct LocalFilesLargeFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("big.bin")
         try Self.writeLargeFile(at: file)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [
             LocalFilesHandler(mounts: [try FileMount(prefix: "http://localhost:1000/", directory: folder)])
         ]

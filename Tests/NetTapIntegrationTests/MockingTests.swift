@@ -17,8 +17,9 @@ import FoundationNetworking
 struct MockingTests {
     private static let base = "http://127.0.0.1:1"
 
-    private func client(_ mocks: MockSet, unmatched: MockHandler.UnmatchedPolicy = .fail) -> (Client, Interceptor) {
-        let interceptor = Interceptor()
+    private func client(_ mocks: MockSet, unmatched: MockHandler.UnmatchedPolicy = .fail) -> (Client, NetTapInterceptor)
+    {
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [MockHandler(mocks: mocks, unmatched: unmatched)]
         return (Client(name: "mock", interceptor: interceptor), interceptor)
     }
@@ -29,7 +30,7 @@ struct MockingTests {
 
     @Test("a stub's status, repeated headers and body reach the app", arguments: CallerStyle.allCases)
     func stubAnswer(style: CallerStyle) async throws {
-        var headers: HTTPHeaders = ["Content-Type": "application/json", "X-Trace": "t1"]
+        var headers: HeaderFields = ["Content-Type": "application/json", "X-Trace": "t1"]
         headers.add(name: "Set-Cookie", value: "a=1; Path=/")
         headers.add(name: "Set-Cookie", value: "b=2; Path=/")
         let mocks = MockSet(stubs: [
@@ -181,7 +182,7 @@ struct MockingTests {
 
     @Test("a stub's latency holds the app's response until the interceptor's clock passes it")
     func latencyOnInterceptorClock() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let mocks = MockSet(stubs: [
             Stub("slow", matching: .path("/slow"), response: .text("slow").withLatency(.milliseconds(300)))
         ])

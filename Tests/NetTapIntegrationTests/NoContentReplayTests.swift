@@ -24,7 +24,7 @@ struct NoContentReplayTests {
     }
 
     private func fetch(_ url: URL, through handler: any TransactionHandler) async throws -> Answer {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [handler]
         let session = interceptor.makeSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }

@@ -21,7 +21,7 @@ struct OfflineCacheIntegrationTests {
         let name = "offline-switch"
         let isOffline = Locked(false)
 
-        func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
             if isOffline.current { throw URLError(.notConnectedToInternet) }
             return try await next(request)
         }
@@ -34,7 +34,7 @@ struct OfflineCacheIntegrationTests {
         let directory = Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try OfflineCache(directory: directory)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [OfflineCacheHandler(cache: cache)]
         let caller = CallRecorder(interceptor: interceptor)
         let urls = [server.url("/bytes/1024?seed=1"), server.url("/get")]
@@ -98,7 +98,7 @@ struct OfflineCacheIntegrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try OfflineCache(directory: directory)
         let offline = OfflineSwitch()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [OfflineCacheHandler(cache: cache), offline]
         let caller = CallRecorder(interceptor: interceptor)
         let testID = "offline-cache-\(UUID().uuidString)"
@@ -133,10 +133,10 @@ struct OfflineCacheIntegrationTests {
         let name = "online-switch"
         let isOnline = Locked(true)
 
-        func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+        func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
             guard isOnline.current else { return try await next(request) }
             context.answer(by: name)
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: .string("stored"))
+            return HandlerResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: .string("stored"))
         }
     }
 
@@ -147,7 +147,7 @@ struct OfflineCacheIntegrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try OfflineCache(directory: directory)
         let online = OnlineSwitch()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [OfflineCacheHandler(cache: cache), online]
         let caller = CallRecorder(interceptor: interceptor)
         let first = await caller.send(URLRequest(url: listener.url("/hang")), style: .async)

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// handlers) instead of the forwarding fast path.
 private struct PassOn: TransactionHandler {
     let name = "pass-on"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         try await next(request)
     }
 }
@@ -23,7 +23,7 @@ struct PipelinePathTests {
     @Test("96 concurrent 100 KiB downloads through a handler arrive intact in every caller style")
     func concurrentThroughHandler() async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [PassOn()]
         let client = Client(name: "pipeline", interceptor: interceptor)
         let seeded = server.url("/bytes/102400?seed=11")

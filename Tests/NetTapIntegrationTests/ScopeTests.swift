@@ -12,7 +12,7 @@ private final class CountingHandler: TransactionHandler, Sendable {
     let name = "counting"
     let calls = Locked(0)
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         calls.withLock { $0 += 1 }
         return try await next(request)
     }
@@ -41,7 +41,7 @@ struct ScopeTests {
     )
     func privateInterceptor(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let handler = CountingHandler()
         interceptor.handlers = [handler]
         interceptor.scope = try .parsing(denyHosts: ["localhost"])
@@ -63,11 +63,11 @@ struct ScopeTests {
         #expect(await server.waitForRequests(withTestID: testID, count: 3).count == 3)
     }
 
-    @Test("Interceptor.shared's configuration: a denied host is not captured", arguments: CallerStyle.allCases)
+    @Test("NetTapInterceptor.shared's configuration: a denied host is not captured", arguments: CallerStyle.allCases)
     func sharedInterceptor(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let shared = Interceptor.shared
-        // Other tests use Interceptor.shared with 127.0.0.1 at the same time: deny only `localhost`, which they never use.
+        let shared = NetTapInterceptor.shared
+        // Other tests use NetTapInterceptor.shared with 127.0.0.1 at the same time: deny only `localhost`, which they never use.
         let previous = shared.scope
         shared.scope = try .parsing(denyHosts: ["localhost"])
         defer { shared.scope = previous }

@@ -13,8 +13,8 @@ import FoundationNetworking
 @Suite("Shaping through real URLSession: conditions, loss, latency, bandwidth and rules")
 struct ShapingTests {
     /// An interceptor whose only handler is a shaper with `shaper`.
-    private static func interceptor(_ shaper: NetworkShaper) -> Interceptor {
-        let interceptor = Interceptor()
+    private static func interceptor(_ shaper: NetworkShaper) -> NetTapInterceptor {
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [ShapingHandler(shaper: shaper, random: SeededRandom(seed: 1))]
         return interceptor
     }
@@ -220,7 +220,7 @@ struct ShapingTests {
         _ request: URLRequest,
         handlers: [any TransactionHandler]
     ) async -> (outcome: Observed, elapsed: Duration) {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = handlers
         let start = ContinuousClock.now
         let outcome = await CallRecorder(interceptor: interceptor).send(request, style: .async)

@@ -72,8 +72,8 @@ struct StubFidelityTests {
         _ mocks: MockSet,
         unmatched: MockHandler.UnmatchedPolicy = .fail,
         configuration: URLSessionConfiguration = .default
-    ) -> (Client, Interceptor) {
-        let interceptor = Interceptor()
+    ) -> (Client, NetTapInterceptor) {
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [MockHandler(mocks: mocks, unmatched: unmatched)]
         return (Client(name: "mock", interceptor: interceptor, configuration: configuration), interceptor)
     }
@@ -490,7 +490,7 @@ struct StubFidelityTests {
         let directEcho = await direct.send(URLRequest(url: server.url("/cookies")), style: style)
 
         // Through NetTap: a stub on httpbin's own origin sends the same two lines; /cookies passes through.
-        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        var headers: HeaderFields = ["Content-Type": "text/plain"]
         headers.add(name: "Set-Cookie", value: "first=1; Path=/")
         headers.add(name: "Set-Cookie", value: "second=2; Path=/")
         let mocks = MockSet(stubs: [
@@ -519,12 +519,12 @@ struct StubFidelityTests {
         arguments: CallerStyle.allCases
     )
     func cancelDelayedStub(style: CallerStyle) async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let mocks = MockSet(stubs: [
             Stub("slow", matching: .path("/slow"), response: .text("late").withLatency(.seconds(10))),
             Stub("fast", matching: .path("/fast"), response: .text("fast")),
         ])
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.clock = clock
         interceptor.handlers = [MockHandler(mocks: mocks, unmatched: .fail)]
         let caller = CallRecorder(interceptor: interceptor)
@@ -569,7 +569,7 @@ struct StubFidelityTests {
     )
     func stubFailure(code: URLError.Code) async throws {
         let mocks = MockSet(stubs: [Stub("down", matching: .any, response: .failure(code))])
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [MockHandler(mocks: mocks, unmatched: .fail)]
         let caller = CallRecorder(interceptor: interceptor)
         let url = try Self.url("/down?x=1")
@@ -602,7 +602,7 @@ struct StubFidelityTests {
         let url = try Self.url("http://127.0.0.1:\(port)/refused")
         let real = try #require(await CallRecorder(interceptor: nil).send(URLRequest(url: url), style: style).nsError)
         let mocks = MockSet(stubs: [Stub("refused", matching: .any, response: .failure(.cannotConnectToHost))])
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [MockHandler(mocks: mocks, unmatched: .fail)]
         let outcome = await CallRecorder(interceptor: interceptor).send(URLRequest(url: url), style: style)
         let simulated = try #require(outcome.nsError)
@@ -632,7 +632,7 @@ struct StubFidelityTests {
     func replayFixture(name: String, style: CallerStyle) async throws {
         let file = Self.fixtures.appendingPathComponent(name)
         let document = try HARDocument.load(contentsOf: file)
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [try ReplayHandler(cassette: file, mode: .none)]
         let client = Client(name: "replay", interceptor: interceptor, configuration: .ephemeral)
         var replayed = 0
@@ -694,7 +694,7 @@ struct StubFidelityTests {
     @Test("a stub recorded from an httpbin transaction answers as httpbin does", arguments: CallerStyle.allCases)
     func recordedStubMatchesServer(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let recorder = Interceptor()
+        let recorder = NetTapInterceptor()
         let recording = Client(name: "record", interceptor: recorder)
         let mocks = MockSet()
         let (mocked, _) = Self.client(mocks)
@@ -725,7 +725,7 @@ struct StubFidelityTests {
         let direct = await Client.direct.send(request, style: style)
         #expect(direct.headers["transfer-encoding"] == "chunked")
         #expect(direct.expectedContentLength == -1)
-        let recorder = Interceptor()
+        let recorder = NetTapInterceptor()
         _ = await Client(name: "record", interceptor: recorder).send(request, style: style)
         let transaction = try #require(
             await withDeadline(.seconds(10)) { await recorder.captureLog.waitForFinished { _ in true } }

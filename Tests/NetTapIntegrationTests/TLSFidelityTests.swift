@@ -238,7 +238,7 @@ struct TLSFidelityTests {
             direct: Client(name: "direct", configuration: directConfiguration),
             nettap: Client(
                 name: "nettap",
-                configuration: Interceptor.shared.makeConfiguration(from: nettapConfiguration)
+                configuration: NetTapInterceptor.shared.makeConfiguration(from: nettapConfiguration)
             )
         )
         let stored = listener == .http1

@@ -14,7 +14,7 @@ import FoundationNetworking
 @Suite("Trust rules: HTTPS to a development host with a certificate the system does not trust")
 struct TrustRuleTests {
     func status(_ rules: [TrustRule], gate: ActivationGate? = nil, url: URL) async -> Result<Int, URLError> {
-        let interceptor = gate.map { Interceptor(gate: $0) } ?? Interceptor()
+        let interceptor = gate.map { NetTapInterceptor(gate: $0) } ?? NetTapInterceptor()
         interceptor.transport = CurlTransport.shared
         interceptor.trustRules = rules
         let session = interceptor.makeSession()

@@ -27,7 +27,7 @@ struct IntegrityHandlerTests {
         return request
     }
 
-    static func transport(_ body: Data, status: Int = 200, headers: HTTPHeaders? = nil) -> FakeTransport {
+    static func transport(_ body: Data, status: Int = 200, headers: HeaderFields? = nil) -> FakeTransport {
         FakeTransport(
             statusCode: status,
             headers: headers ?? [
@@ -246,7 +246,7 @@ struct IntegrityHandlerTests {
     /// A body that sends `first` and never ends, so only a handler that does not buffer can return it.
     static func endlessTransport(status: Int = 200) -> FakeTransport {
         FakeTransport { request in
-            HTTPResponse(
+            HandlerResponse(
                 statusCode: status,
                 url: request.url,
                 body: .stream(expectedLength: nil) { writer in writer.write(Data("first".utf8)) }
@@ -299,7 +299,7 @@ struct IntegrityHandlerTests {
         let chunk = Data(repeating: 0x61, count: 600)
         let cancelled = Locked(false)
         let transport = FakeTransport { request in
-            HTTPResponse(
+            HandlerResponse(
                 statusCode: 200,
                 url: request.url,
                 body: .stream(expectedLength: knownLength ? 1200 : nil) { writer in

@@ -22,7 +22,7 @@ struct DynamicStubSessionTests {
                 return .text("dynamic \(request.url?.path ?? "")")
             }
         )
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         interceptor.handlers = [MockHandler(mocks: MockSet(stubs: [stub]))]
         let session = interceptor.makeSession()
         defer { session.invalidateAndCancel() }

@@ -95,7 +95,7 @@ struct MockConfigurationTests {
         #expect(response.body == .file(directory.appendingPathComponent("bodies/cart.json").standardizedFileURL))
 
         let mocks = try MockSet(configuration: configuration)
-        let clock = TestClock()
+        let clock = ManualClock()
         let pipeline = harness(mocks, clock: clock)
         let cartResult = Task { try await pipeline.send(request("/cart")) }
         await clock.waitForSleepers(count: 1)

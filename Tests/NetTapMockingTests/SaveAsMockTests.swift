@@ -48,7 +48,7 @@ struct SaveAsMockTests {
     @Test("a captured transaction that timed out becomes a stub that times out; a cancelled one is not savable")
     func failedTransaction() async throws {
         let url = URL(string: "https://api.example.com/slow")!
-        var transaction = Transaction(
+        var transaction = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: [:]),
             timings: Timings(startDate: Date()),
             error: TransactionError(URLError(.timedOut)),
@@ -129,10 +129,10 @@ struct SaveAsMockTests {
 
     @Test("a captured transaction answers the same URL with the captured response, query items a subset")
     func transaction() async throws {
-        var headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": "br"]
+        var headers: HeaderFields = ["Content-Type": "application/json", "Content-Encoding": "br"]
         headers.add(name: "Set-Cookie", value: "s=1")
         let url = URL(string: "https://api.example.com/search?q=swift&page=2")!
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: [:]),
             response: CapturedResponse(
                 statusCode: 200,
@@ -164,7 +164,7 @@ struct SaveAsMockTests {
     @Test("secrets are redacted: token query items match any value, secret body fields and cookies are replaced")
     func redaction() async throws {
         let url = URL(string: "https://api.example.com/session?token=abc123&user=7")!
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(method: "POST", url: url, headers: [:]),
             response: CapturedResponse(
                 statusCode: 200,

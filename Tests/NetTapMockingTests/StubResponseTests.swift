@@ -17,7 +17,7 @@ struct StubResponseTests {
 
     @Test("status, repeated headers and body arrive as given, with Content-Length from the body")
     func statusHeadersBody() async throws {
-        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        var headers: HeaderFields = ["Content-Type": "text/plain"]
         headers.add(name: "Set-Cookie", value: "a=1")
         headers.add(name: "Set-Cookie", value: "b=2")
         let result = try await answer(.data(Data("hello".utf8), statusCode: 201, headers: headers))

@@ -17,7 +17,7 @@ struct TimingTests {
 
     @Test("latency holds the head back exactly 300 ms")
     func latency() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let pipeline = pipeline(.text("late").withLatency(.milliseconds(300)))
         let head = Task { try await pipeline.send(request("/x"), context: TransactionContext(clock: clock)) }
         await clock.waitForSleepers(count: 1)
@@ -30,7 +30,7 @@ struct TimingTests {
 
     @Test("a body duration delivers the body in steps of at most 50 ms")
     func bodyDuration() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let body = Data(repeating: 7, count: 1000)
         let pipeline = pipeline(.data(body).withBodyDuration(.milliseconds(200)))
         let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
@@ -47,7 +47,7 @@ struct TimingTests {
 
     @Test("a bandwidth paces the body: 100 bytes at 1000 bytes per second take 100 ms in two steps")
     func bandwidth() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let pipeline = pipeline(.data(Data(repeating: 1, count: 100)).withBandwidth(bytesPerSecond: 1000))
         let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
         var iterator = response.body.makeAsyncIterator()
@@ -72,7 +72,7 @@ struct TimingTests {
 
     @Test("an empty 200 body still takes its duration after the head")
     func emptyBodyWaits() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let pipeline = pipeline(.status(200).withBodyDuration(.milliseconds(120)))
         let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
         #expect(response.headers["Content-Length"] == "0")
@@ -88,7 +88,7 @@ struct TimingTests {
     @Test("a 204 or a HEAD answer takes its body duration before the head, in steps of at most 50 ms")
     func noContentWaitsBeforeHead() async throws {
         for (response, method) in [(StubResponse.status(204), "GET"), (.text("body"), "HEAD")] {
-            let clock = TestClock()
+            let clock = ManualClock()
             let pipeline = pipeline(response.withBodyDuration(.milliseconds(120)))
             let head = Task {
                 try await pipeline.send(request("/x", method: method), context: TransactionContext(clock: clock))
@@ -105,7 +105,7 @@ struct TimingTests {
 
     @Test("cancelling during the latency stops at once")
     func cancelDuringLatency() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let pipeline = pipeline(.text("never").withLatency(.seconds(10)))
         let head = Task { try await pipeline.send(request("/x"), context: TransactionContext(clock: clock)) }
         await clock.waitForSleepers(count: 1)
@@ -116,7 +116,7 @@ struct TimingTests {
 
     @Test("cancelling a paced body stops its producer at once")
     func cancelPacedBody() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let pipeline = pipeline(.data(Data(repeating: 2, count: 10_000)).withBodyDuration(.seconds(10)))
         let response = try await pipeline.send(request("/x"), context: TransactionContext(clock: clock))
         let reader = Task { try await response.body.collect() }

@@ -13,7 +13,7 @@ struct CassetteMatchingTests {
     private func captured(
         _ url: String,
         method: String = "GET",
-        headers: HTTPHeaders = [:],
+        headers: HeaderFields = [:],
         body: String? = nil
     ) throws
         -> CapturedRequest

@@ -13,10 +13,10 @@ import FoundationNetworking
 /// A transport whose response body arrives in the given chunks, and which can follow one redirect.
 private struct ChunkedTransport: Transport {
     var chunks: [Data]
-    var headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
+    var headers: HeaderFields = ["Content-Type": "application/octet-stream"]
     var redirectFrom: String?
 
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         context.markRequestSent(request)
         var url = request.url
         if let redirectFrom, let current = request.url, current.path == redirectFrom {
@@ -36,7 +36,7 @@ private struct ChunkedTransport: Transport {
             for chunk in chunks { writer.write(chunk) }
             writer.finish()
         }
-        return HTTPResponse(statusCode: 200, headers: headers, url: url, body: body)
+        return HandlerResponse(statusCode: 200, headers: headers, url: url, body: body)
     }
 }
 
@@ -105,7 +105,7 @@ struct ReplayHandlerTests {
         let folder = try TemporaryFolder()
         let file = folder.file("secrets.har")
         let transport = FakeTransport { request in
-            HTTPResponse(
+            HandlerResponse(
                 statusCode: 200,
                 headers: ["Content-Type": "application/json", "Set-Cookie": "session=s3cr3t-set; Path=/; HttpOnly"],
                 url: request.url,

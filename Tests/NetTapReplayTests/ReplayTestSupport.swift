@@ -27,15 +27,15 @@ final class TemporaryFolder: Sendable {
 final class CountingTransport: Transport, Sendable {
     private let count = Locked(0)
     private let received = Locked<[URLRequest]>([])
-    private let headers: HTTPHeaders
+    private let headers: HeaderFields
 
-    init(headers: HTTPHeaders = ["Content-Type": "text/plain"]) {
+    init(headers: HeaderFields = ["Content-Type": "text/plain"]) {
         self.headers = headers
     }
 
     var requests: [URLRequest] { received.withLock { $0 } }
 
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         let number = count.withLock { count -> Int in
             count += 1
             return count
@@ -44,7 +44,7 @@ final class CountingTransport: Transport, Sendable {
         context.markRequestSent(request)
         context.markFirstByte()
         let text = "\(request.httpMethod ?? "GET") \(request.url?.path ?? "") #\(number)"
-        return HTTPResponse(statusCode: 200, headers: headers, url: request.url, body: .string(text))
+        return HandlerResponse(statusCode: 200, headers: headers, url: request.url, body: .string(text))
     }
 }
 

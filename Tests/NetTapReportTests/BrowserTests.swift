@@ -16,7 +16,7 @@ struct BrowserTests {
         ) ?? Data()
 
     /// A mixed capture: 5xx, 4xx, a failure, JSON, an image, a binary body, and the hostile transaction.
-    static let transactions: [Transaction] = {
+    static let transactions: [CapturedTransaction] = {
         var all = Samples.many(40)
         all.append(Hostile.transaction)
         all.append(
@@ -44,7 +44,7 @@ struct BrowserTests {
     }()
 
     /// Writes a report under `.build/nettap-report-tests/`.
-    static func write(_ transactions: [Transaction], name: String) throws -> URL {
+    static func write(_ transactions: [CapturedTransaction], name: String) throws -> URL {
         try FileManager.default.createDirectory(at: HARFixtures.buildFolder, withIntermediateDirectories: true)
         let url = HARFixtures.buildFolder.appendingPathComponent(name)
         try HTMLReport(transactions: transactions, title: name).write(to: url)

@@ -8,7 +8,7 @@ import Testing
 enum Hostile {
     static let payload = "<script>alert(1)</script><img src=x onerror=\"document.documentElement.dataset.pwned=1\">"
 
-    static var transaction: Transaction {
+    static var transaction: CapturedTransaction {
         var transaction = Samples.transaction(
             "POST",
             "https://evil.example/search?q=%3Cscript%3Ealert(1)%3C/script%3E&token=hunter2",

@@ -65,7 +65,7 @@ struct ReportFormatTests {
 struct FlowStatisticsBucketTests {
     static let base = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15T15:06:40Z
 
-    static func at(_ offset: Double) -> Transaction {
+    static func at(_ offset: Double) -> CapturedTransaction {
         Samples.transaction("GET", "https://a.example.com/\(offset)", offset: offset, end: 10, down: 100)
     }
 

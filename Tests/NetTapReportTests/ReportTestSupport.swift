@@ -20,13 +20,13 @@ enum Samples {
         end: Double?,
         up: Int = 0,
         down: Int = 0,
-        answeredBy: String = Transaction.answeredByNetwork,
-        state: Transaction.State? = nil,
-        requestHeaders: HTTPHeaders = [:],
-        responseHeaders: HTTPHeaders = ["Content-Type": "text/plain"],
+        answeredBy: String = CapturedTransaction.answeredByNetwork,
+        state: CapturedTransaction.State? = nil,
+        requestHeaders: HeaderFields = [:],
+        responseHeaders: HeaderFields = ["Content-Type": "text/plain"],
         responseBody: Data? = nil,
         findings: [Finding] = []
-    ) -> Transaction {
+    ) -> CapturedTransaction {
         let location = url(address)
         let response = status.map { code in
             CapturedResponse(
@@ -37,7 +37,7 @@ enum Samples {
                     ?? (down > 0 ? CapturedBody(data: Data(repeating: 0x61, count: down)) : nil)
             )
         }
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(
                 method: method,
                 url: location,
@@ -59,7 +59,7 @@ enum Samples {
     }
 
     /// `count` small transactions over a few hosts and statuses, one every 10 ms.
-    static func many(_ count: Int) -> [Transaction] {
+    static func many(_ count: Int) -> [CapturedTransaction] {
         (0..<count).map { index in
             let status = [200, 200, 200, 201, 304, 404, 500, 503][index % 8]
             return transaction(
@@ -70,7 +70,7 @@ enum Samples {
                 end: Double(5 + index % 40),
                 up: index % 5 == 0 ? 64 : 0,
                 down: 200 + index % 100,
-                answeredBy: index % 10 == 0 ? "mock" : Transaction.answeredByNetwork,
+                answeredBy: index % 10 == 0 ? "mock" : CapturedTransaction.answeredByNetwork,
                 responseHeaders: ["Content-Type": "application/json"],
                 responseBody: Data(#"{"id":\#(index),"name":"item \#(index)","tags":["a","b"]}"#.utf8)
             )

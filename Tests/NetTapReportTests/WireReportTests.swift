@@ -4,7 +4,7 @@ import NetTapReport
 import NetTapTestSupport
 import Testing
 
-/// Transactions with and without `Transaction.wire`, for the waterfall's phases and the detail pane's facts.
+/// Transactions with and without `CapturedTransaction.wire`, for the waterfall's phases and the detail pane's facts.
 enum WireSamples {
     static var wire: WireDetails {
         var wire = WireDetails(transport: WireDetails.libcurl)
@@ -26,13 +26,13 @@ enum WireSamples {
     }
 
     /// A request sent after 1 ms that took 40 ms: its phases fill 37 ms after sending.
-    static let phased: Transaction = {
+    static let phased: CapturedTransaction = {
         var transaction = Samples.transaction("GET", "https://wired.example/a", offset: 0, firstByte: 32, end: 40)
         transaction.wire = wire
         return transaction
     }()
 
-    static let plain: Transaction = {
+    static let plain: CapturedTransaction = {
         Samples.transaction("GET", "https://plain.example/b", offset: 0.01, firstByte: 20, end: 30)
     }()
 }

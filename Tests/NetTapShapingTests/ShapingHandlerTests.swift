@@ -67,7 +67,7 @@ struct ShapingHandlerTests {
 
     @Test("a timeout hangs on the clock, sends nothing, and ends when the request is cancelled")
     func timeoutHangsUntilCancelled() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = FakeTransport()
         let harness = PipelineHarness(
             handlers: [ShapingHandler(shaper: NetworkShaper(profile: .timeout))],
@@ -86,11 +86,11 @@ struct ShapingHandlerTests {
 
     @Test("latency delays the request by exactly the profile's duration on the clock")
     func latencyIsExact() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let sentAt = Locked<Duration?>(nil)
         let transport = FakeTransport { request in
             sentAt.withLock { $0 = clock.now.offset }
-            return HTTPResponse(statusCode: 200)
+            return HandlerResponse(statusCode: 200)
         }
         let shaper = NetworkShaper(profile: NetworkProfile(latency: .milliseconds(300)))
         let harness = PipelineHarness(handlers: [ShapingHandler(shaper: shaper)], transport: transport, clock: clock)
@@ -107,7 +107,7 @@ struct ShapingHandlerTests {
 
     /// Sends `count` requests one after the other, each waiting for its delay, and returns each delay.
     private func delays(seed: UInt64, count: Int, profile: NetworkProfile) async throws -> [Duration] {
-        let clock = TestClock()
+        let clock = ManualClock()
         let handler = ShapingHandler(shaper: NetworkShaper(profile: profile), random: SeededRandom(seed: seed))
         let harness = PipelineHarness(handlers: [handler], transport: FakeTransport(), clock: clock)
         var delays: [Duration] = []
@@ -174,7 +174,7 @@ struct ShapingHandlerTests {
 
     @Test("upload bandwidth delays forwarding by body size over the upload rate")
     func uploadDelayIsProportional() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = FakeTransport()
         let shaper = NetworkShaper(profile: NetworkProfile(uploadBytesPerSecond: 1000))
         let harness = PipelineHarness(handlers: [ShapingHandler(shaper: shaper)], transport: transport, clock: clock)
@@ -192,7 +192,7 @@ struct ShapingHandlerTests {
 
     @Test("100 KB at 10 KB/s arrives at exactly 10 s of clock time, a piece at least every 50 ms")
     func downloadPacing() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let payload = Data((0..<100_000).map { UInt8($0 % 251) })
         let transport = FakeTransport(body: payload)
         let shaper = NetworkShaper(profile: NetworkProfile(downloadBytesPerSecond: 10_000))
@@ -218,11 +218,11 @@ struct ShapingHandlerTests {
 
     @Test("two uploads on one profile share its bandwidth: the second body crosses after the first")
     func uploadsShareTheLink() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let sentAt = Locked<[Duration]>([])
         let transport = FakeTransport { _ in
             sentAt.withLock { $0.append(clock.now.offset) }
-            return HTTPResponse(statusCode: 204)
+            return HandlerResponse(statusCode: 204)
         }
         let shaper = NetworkShaper(profile: NetworkProfile(latency: .milliseconds(100), uploadBytesPerSecond: 1000))
         let harness = PipelineHarness(handlers: [ShapingHandler(shaper: shaper)], transport: transport, clock: clock)
@@ -261,10 +261,10 @@ struct ShapingHandlerTests {
 
     @Test("cancelling a paced body stops the transfer at once and cancels the upstream body")
     func cancellationStopsPacing() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let upstreamCancelled = Locked(false)
         let transport = FakeTransport { _ in
-            HTTPResponse(
+            HandlerResponse(
                 statusCode: 200,
                 body: .stream(expectedLength: nil) { writer in
                     writer.write(Data(count: 100_000))

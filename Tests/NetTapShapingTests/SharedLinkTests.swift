@@ -13,7 +13,7 @@ import FoundationNetworking
 struct SharedLinkTests {
     @Test("reservations queue behind each other: two transfers taking turns get half the bandwidth each")
     func reservationsQueue() {
-        let clock = TestClock()
+        let clock = ManualClock()
         let link = SharedLink.Direction()
         // 500 bytes at 10,000 B/s is 50 ms. A and B alternate, each reserving its next piece when the last is due.
         let a1 = link.reserve(byteCount: 500, bytesPerSecond: 10_000, on: clock)
@@ -30,7 +30,7 @@ struct SharedLinkTests {
 
     @Test("a sleeper woken a little late loses nothing; a link idle for more than a step earns no burst")
     func latenessAndIdleness() {
-        let clock = TestClock()
+        let clock = ManualClock()
         let link = SharedLink.Direction()
         _ = link.reserve(byteCount: 500, bytesPerSecond: 10_000, on: clock)  // due at 50 ms
         clock.advance(by: .milliseconds(70))  // woken 20 ms late

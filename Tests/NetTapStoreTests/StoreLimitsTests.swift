@@ -50,7 +50,7 @@ struct StoreLimitsTests {
             limits: StoreLimits(totalByteLimit: cap, maximumAge: nil),
             batchSize: 10_000
         )
-        var transactions: [Transaction] = []
+        var transactions: [CapturedTransaction] = []
         for index in 0..<400 {
             // 16 KiB of distinct bytes each: 6.4 MiB in all, far over the 1 MiB cap.
             var body = Data(repeating: UInt8(index % 251), count: 16 * 1024)

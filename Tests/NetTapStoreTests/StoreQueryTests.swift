@@ -7,7 +7,7 @@ import Testing
 @Suite("StoreQuery: filters, order and argument errors")
 struct StoreQueryTests {
     /// A store holding six varied transactions, one second apart.
-    private static func makeStore() async throws -> (TransactionStore, [Transaction]) {
+    private static func makeStore() async throws -> (TransactionStore, [CapturedTransaction]) {
         let base = Date(timeIntervalSince1970: 1_750_000_000)
         let finding = Finding(rule: "integrity.mismatch", severity: .high, message: "digest differs")
         let transactions = [

@@ -23,15 +23,15 @@ func makeTransaction(
     url: String = "https://api.example.com/v1/items?page=2",
     status: Int? = 200,
     start: Date = Date(),
-    answeredBy: String = Transaction.answeredByNetwork,
+    answeredBy: String = CapturedTransaction.answeredByNetwork,
     requestBody: Data? = nil,
     body: Data? = Data("{\"ok\":true}".utf8),
     findings: [Finding] = [],
-    state: Transaction.State = .completed,
+    state: CapturedTransaction.State = .completed,
     error: TransactionError? = nil
-) -> Transaction {
+) -> CapturedTransaction {
     let address = URL(string: url) ?? URL(fileURLWithPath: "/")
-    return Transaction(
+    return CapturedTransaction(
         request: CapturedRequest(
             method: method,
             url: address,

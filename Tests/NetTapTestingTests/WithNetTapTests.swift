@@ -97,7 +97,7 @@ struct WithNetTapTests {
 
     @Test("a request still in flight when the scope ends is cancelled, and the scope's interceptor is off")
     func scopeEndCancelsInFlightRequests() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let (pending, interceptor) = try await withNetTap(clock: clock) { tap in
             tap.stub(.path("/slow"), StubResponse.text("late").withLatency(.seconds(60)))
             let session = tap.session
@@ -130,12 +130,12 @@ struct WithNetTapTests {
     }
 }
 
-@Suite("withNetTap with a TestClock")
+@Suite("withNetTap with a ManualClock")
 struct WithNetTapClockTests {
     /// The pattern `withNetTap`'s documentation shows: start, wait for two sleepers, advance.
     @Test("a 30 s stub latency passes in no real time when the test advances the clock")
     func documentedClockPattern() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         try await withNetTap(clock: clock) { tap in
             tap.stub(.path("/slow"), StubResponse.text("late").withLatency(.seconds(30)))
             async let answer = tap.session.data(from: URL(string: "https://api.example.com/slow")!)

@@ -75,7 +75,7 @@ func thrown(
 /// A handler that breaks the pipeline's contract by calling `next` twice.
 private struct CallsNextTwice: TransactionHandler {
     let name = "retry-twice"
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         _ = try await next(request)
         return try await next(request)
     }

@@ -11,7 +11,7 @@ import FoundationNetworking
 @Suite("README audit and scope example")
 struct ReadmeAuditExampleTests {
     /// The example, line for line (checked by ``auditMatchesReadme()``), with `print` collected.
-    private func auditExample(interceptor: Interceptor, session: URLSession) async throws -> [String] {
+    private func auditExample(interceptor: NetTapInterceptor, session: URLSession) async throws -> [String] {
         var printed: [String] = []
         func print(_ line: String) { printed.append(line) }
         // README-BEGIN audit
@@ -32,7 +32,7 @@ struct ReadmeAuditExampleTests {
 
     @Test("the example runs: plaintext Basic auth and a password in the query are found, the secret is not printed")
     func auditRuns() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let transport = FakeTransport()  // answers 200 itself: the example's host is never resolved
         interceptor.transport = transport
         let session = interceptor.makeSession(configuration: .ephemeral)

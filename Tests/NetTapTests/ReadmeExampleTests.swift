@@ -13,7 +13,7 @@ struct ReadmeExampleTests {
     /// The README's example, line for line after its `let url` line (checked by ``matchesReadme()``).
     private func example(url: URL) async throws -> (Data, URLResponse, Data) {
         // README-BEGIN
-        let interceptor = Interceptor.shared
+        let interceptor = NetTapInterceptor.shared
         let session = URLSession(configuration: interceptor.makeConfiguration())  // or install(into: yourConfiguration)
 
         let (data, response) = try await session.data(from: url)  // forwarded unchanged, and captured

@@ -12,7 +12,7 @@ import FoundationNetworking
 struct ReadmeFilesExampleTests {
     /// The example, line for line (checked by ``filesMatchesReadme()``).
     private func filesExample(
-        interceptor: Interceptor,
+        interceptor: NetTapInterceptor,
         session: URLSession,
         gameFolder: URL,
         copies: URL,
@@ -40,7 +40,7 @@ struct ReadmeFilesExampleTests {
     func filesRuns() async throws {
         let folder = try TemporaryFolder(prefix: "readme-files", files: ["game/index.html": Data("<h1>Game</h1>".utf8)])
         defer { folder.remove() }
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let session = interceptor.makeSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let result = try await filesExample(

@@ -10,7 +10,7 @@ import FoundationNetworking
 @Suite("README inspector example")
 struct ReadmeInspectorExampleTests {
     /// The example, line for line (checked by ``matchesReadme()``).
-    private func example(interceptor: Interceptor) throws -> DevToolsInspector {
+    private func example(interceptor: NetTapInterceptor) throws -> DevToolsInspector {
         // README-BEGIN inspector
         let mocks = MockSet(
             stubs: [
@@ -32,7 +32,7 @@ struct ReadmeInspectorExampleTests {
 
     @Test("the example runs: the control page lists the mock set's scenario and alternatives")
     func runs() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let inspector = try example(interceptor: interceptor)
         defer { inspector.stop() }
         #expect(inspector.devToolsURL.hasPrefix("devtools://devtools/bundled/js_app.html?ws=127.0.0.1:"))

@@ -11,7 +11,11 @@ import FoundationNetworking
 @Suite("README mocking and testing examples")
 struct ReadmeMockingExampleTests {
     /// The mocking example, line for line after its first line (checked by ``mockingMatchesReadme()``).
-    private func mockingExample(interceptor: Interceptor, session: URLSession, cassetteURL: URL) async throws -> Data {
+    private func mockingExample(
+        interceptor: NetTapInterceptor,
+        session: URLSession,
+        cassetteURL: URL
+    ) async throws -> Data {
         // README-BEGIN mocking
         let mocks = MockSet(
             stubs: [
@@ -44,7 +48,7 @@ struct ReadmeMockingExampleTests {
 
     @Test("the mocking example runs: the active scenario answers")
     func mockingRuns() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let session = interceptor.makeSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let cassetteURL = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID()).har")

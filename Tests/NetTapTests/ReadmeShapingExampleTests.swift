@@ -11,7 +11,7 @@ import FoundationNetworking
 struct ReadmeShapingExampleTests {
     /// The shaping example, line for line (checked by ``shapingMatchesReadme()``).
     private func shapingExample(
-        interceptor: Interceptor,
+        interceptor: NetTapInterceptor,
         session: URLSession,
         mocks: MockSet
     ) async throws
@@ -33,7 +33,7 @@ struct ReadmeShapingExampleTests {
 
     @Test("the shaping example runs: the stub is delayed by the 3G latency, rules still apply after the switch")
     func shapingRuns() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let session = interceptor.makeSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let body = Data(repeating: 7, count: 9_750)  // 0.1 s at 3G's 97,500 B/s

@@ -31,7 +31,7 @@ while true {
         let body = Data(repeating: UInt8(truncatingIfNeeded: serial % 4 == 0 ? 0 : serial), count: 1024)
         let url = URL(string: "https://api.example.com/items/\(serial)?page=\(serial % 7)") ?? URL(fileURLWithPath: "/")
         store.record(
-            Transaction(
+            CapturedTransaction(
                 request: CapturedRequest(method: "GET", url: url, headers: ["Accept": "*/*"]),
                 response: CapturedResponse(
                     statusCode: 200,

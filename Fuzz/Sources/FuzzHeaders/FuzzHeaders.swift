@@ -13,7 +13,7 @@ import FoundationNetworking
 
 /// Feeds the input to NetTap's HTTP header, cookie, range, entity-tag, date and image-header parsers.
 ///
-/// The input's NUL-separated fields are: header lines (`Name: value`, one per line) for `HTTPHeaders`, the
+/// The input's NUL-separated fields are: header lines (`Name: value`, one per line) for `HeaderFields`, the
 /// cookie helpers (`Cookie`, `Set-Cookie`) and the cache's `Vary`/`Age`/`Date` reading; a `Range` value;
 /// an `If-None-Match` value; an HTTP date; and a file size in bytes for the range. The whole input is also
 /// read as an image header (`ImageDimensions(reading:)`) and as form-encoded text. The internal parsers are
@@ -27,7 +27,7 @@ import FoundationNetworking
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHeaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let input = FuzzInput(start, count)
-    var headers = HTTPHeaders()
+    var headers = HeaderFields()
     for line in input.string(0).split(separator: "\n") {
         let parts = line.split(separator: ":", maxSplits: 1)
         headers.add(name: String(parts.first ?? ""), value: parts.count > 1 ? String(parts[1]) : "")
@@ -47,7 +47,7 @@ public func fuzzHeaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
-private func exercise(_ headers: HTTPHeaders) {
+private func exercise(_ headers: HeaderFields) {
     var headers = headers
     let names = headers.map(\.name)
     _ = SetCookie.parse(headers.values(for: "Set-Cookie"))
@@ -69,5 +69,5 @@ private func exercise(_ headers: HTTPHeaders) {
         headers.set(name: name, value: name)
     }
     if let name = names.first { headers.remove(name: name) }
-    _ = HTTPHeaders(Dictionary(headers.map { (AnyHashable($0.name), $0.value as Any) }) { first, _ in first })
+    _ = HeaderFields(Dictionary(headers.map { (AnyHashable($0.name), $0.value as Any) }) { first, _ in first })
 }

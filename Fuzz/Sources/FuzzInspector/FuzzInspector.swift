@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import NetTapInspector
 
 /// Feeds the input to the inspector server's HTTP request-head parser, WebSocket handshake and frame decoder,

@@ -2,14 +2,14 @@ import Foundation
 
 /// The in-memory record of recent transactions, and the live stream of transaction events.
 ///
-/// Transactions recorded by an interceptor arrive redacted with its ``Interceptor/redactor`` (secrets replaced
-/// by `[redacted]`, see ``Transaction/redactions``), in the kept snapshots, observers and event streams alike.
+/// Transactions recorded by an interceptor arrive redacted with its ``NetTapInterceptor/redactor`` (secrets replaced
+/// by `[redacted]`, see ``CapturedTransaction/redactions``), in the kept snapshots, observers and event streams alike.
 ///
 /// Keeps the newest ``capacity`` transactions (1,000 by default), dropping the oldest first. Observers and
 /// event streams are fed on a private serial queue, off the request path.
 ///
 /// ```swift
-/// let log = Interceptor.shared.captureLog
+/// let log = NetTapInterceptor.shared.captureLog
 /// Task {
 ///     for await event in log.events() {
 ///         if case .finished(let transaction) = event { print(transaction.request.url) }
@@ -21,14 +21,17 @@ import Foundation
 public final class CaptureLog: Sendable {
     private struct State {
         var order: [UUID] = []
-        var byID: [UUID: Transaction] = [:]
+        var byID: [UUID: CapturedTransaction] = [:]
         var capacity: Int
         var redactor = Redactor.default
         var isCapturing = true
         var observers: [UUID: any TransactionObserver] = [:]
         var streams: [UUID: AsyncStream<TransactionEvent>.Continuation] = [:]
         var waiters:
-            [(predicate: @Sendable (Transaction) -> Bool, continuation: CheckedContinuation<Transaction, Never>)] =
+            [(
+                predicate: @Sendable (CapturedTransaction) -> Bool,
+                continuation: CheckedContinuation<CapturedTransaction, Never>
+            )] =
                 []
     }
 
@@ -71,7 +74,7 @@ public final class CaptureLog: Sendable {
         set { state.withLock { $0.isCapturing = newValue } }
     }
 
-    /// What the interceptor's recorders redact before a transaction reaches this log (``Interceptor/redactor``).
+    /// What the interceptor's recorders redact before a transaction reaches this log (``NetTapInterceptor/redactor``).
     ///
     /// Read once per transaction, when its recording starts. Setting it forgets ``secrets``.
     package var redactor: Redactor {
@@ -87,7 +90,7 @@ public final class CaptureLog: Sendable {
 
     /// The kept transactions, oldest first.
     /// - Complexity: O(n) in the number kept.
-    public var transactions: [Transaction] {
+    public var transactions: [CapturedTransaction] {
         settle()
         return state.withLock { state in state.order.compactMap { state.byID[$0] } }
     }
@@ -95,7 +98,7 @@ public final class CaptureLog: Sendable {
     /// The kept transaction with this identifier.
     /// - Parameter id: The transaction identifier.
     /// - Returns: The newest snapshot, or `nil` when unknown or dropped.
-    public func transaction(id: UUID) -> Transaction? {
+    public func transaction(id: UUID) -> CapturedTransaction? {
         settle()
         return state.withLock { $0.byID[id] }
     }
@@ -156,11 +159,13 @@ public final class CaptureLog: Sendable {
     /// Waits until a finished transaction matching `predicate` is in the log (already there, or later).
     /// - Parameter predicate: Which transaction to wait for.
     /// - Returns: The finished transaction.
-    public func waitForFinished(where predicate: @escaping @Sendable (Transaction) -> Bool) async -> Transaction {
+    public func waitForFinished(
+        where predicate: @escaping @Sendable (CapturedTransaction) -> Bool
+    ) async -> CapturedTransaction {
         settle()
         return await withCheckedContinuation { continuation in
-            let existing = state.withLock { state -> Transaction? in
-                var found: Transaction?
+            let existing = state.withLock { state -> CapturedTransaction? in
+                var found: CapturedTransaction?
                 for id in state.order {
                     if let transaction = state.byID[id], Self.isFinal(transaction), predicate(transaction) {
                         found = transaction
@@ -245,12 +250,12 @@ public final class CaptureLog: Sendable {
         let (observers, streams, ready) = state.withLock {
             state -> (
                 [any TransactionObserver], [AsyncStream<TransactionEvent>.Continuation],
-                [CheckedContinuation<Transaction, Never>]
+                [CheckedContinuation<CapturedTransaction, Never>]
             ) in
             if state.byID[transaction.id] == nil { Self.insertInStartOrder(transaction, into: &state) }
             state.byID[transaction.id] = transaction
             Self.trim(&state)
-            var ready: [CheckedContinuation<Transaction, Never>] = []
+            var ready: [CheckedContinuation<CapturedTransaction, Never>] = []
             if case .finished = event {
                 state.waiters.removeAll { waiter in
                     guard waiter.predicate(transaction) else { return false }
@@ -270,7 +275,7 @@ public final class CaptureLog: Sendable {
 
     /// Adds a transaction's identifier where its start puts it (a transaction first recorded when it finished
     /// goes before those that started after it), searching from the newest end.
-    private static func insertInStartOrder(_ transaction: Transaction, into state: inout State) {
+    private static func insertInStartOrder(_ transaction: CapturedTransaction, into state: inout State) {
         let start = transaction.timings.startDate
         var index = state.order.endIndex
         while index > state.order.startIndex,
@@ -292,7 +297,7 @@ public final class CaptureLog: Sendable {
         var isDraining = false
     }
 
-    private static func isFinal(_ transaction: Transaction) -> Bool {
+    private static func isFinal(_ transaction: CapturedTransaction) -> Bool {
         transaction.state == .completed || transaction.state == .failed || transaction.state == .cancelled
     }
 

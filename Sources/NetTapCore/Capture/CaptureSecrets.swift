@@ -43,10 +43,10 @@ package final class CaptureSecrets: Sendable {
     ///   - request: `redactor.redaction(of: transaction.request)` when already made.
     /// - Returns: The redacted transaction.
     package func redact(
-        _ transaction: Transaction,
+        _ transaction: CapturedTransaction,
         with redactor: Redactor,
         request: Redactor.RequestRedaction? = nil
-    ) -> Transaction {
+    ) -> CapturedTransaction {
         guard redactor.isEnabled else { return transaction }
         let result = redactor.redact(
             transaction: transaction,

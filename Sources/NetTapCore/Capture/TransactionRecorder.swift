@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Builds the ``Transaction`` record of one request as it happens and reports it to a ``CaptureLog``.
+/// Builds the ``CapturedTransaction`` record of one request as it happens and reports it to a ``CaptureLog``.
 ///
 /// Bodies are kept up to `bodyByteLimit` bytes; the full size is always counted. Every snapshot the log
 /// receives is redacted with the log's ``CaptureLog/redactor`` (read once, at the start): the request once
@@ -16,7 +16,7 @@ import FoundationNetworking
 package final class TransactionRecorder: Sendable {
     private struct State {
         /// The record as it happened, unredacted.
-        var transaction: Transaction
+        var transaction: CapturedTransaction
         var responseBody = Data()
         var responseBytes: Int64 = 0
         var isFinished = false
@@ -42,7 +42,7 @@ package final class TransactionRecorder: Sendable {
         let redactor = log.redactor
         self.redactor = redactor
         let captured = Self.capture(request, body: body, limit: bodyByteLimit)
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             id: context.id,
             request: captured,
             timings: Timings(startDate: context.startDate),
@@ -61,14 +61,14 @@ package final class TransactionRecorder: Sendable {
     }
 
     /// The current snapshot, unredacted (for NetTap's own bookkeeping; the log gets redacted copies).
-    package var snapshot: Transaction { state.withLock { $0.transaction } }
+    package var snapshot: CapturedTransaction { state.withLock { $0.transaction } }
 
     /// A snapshot as the log may keep it: redacted, reusing the request's redaction when there is one.
     ///
     /// Runs on the recording queue.
     ///
     /// Values earlier transactions of the log redacted are swept too, and this one's join them.
-    private func recordable(_ transaction: Transaction) -> Transaction {
+    private func recordable(_ transaction: CapturedTransaction) -> CapturedTransaction {
         guard redactor.isEnabled, let log else { return transaction }
         return log.secrets.redact(transaction, with: redactor, request: redaction(of: transaction.request))
     }
@@ -82,8 +82,8 @@ package final class TransactionRecorder: Sendable {
     }
 
     /// Records the final response head.
-    package func responseHead(_ response: HTTPResponse, requestURL: URL) {
-        let transaction = state.withLock { state -> Transaction in
+    package func responseHead(_ response: HandlerResponse, requestURL: URL) {
+        let transaction = state.withLock { state -> CapturedTransaction in
             // Handlers may have rewritten the request: record what was really sent (unchanged requests are skipped).
             if let sent = context.sentRequest, Self.differs(sent, from: initialRequest) {
                 state.transaction.request = Self.capture(
@@ -139,7 +139,7 @@ package final class TransactionRecorder: Sendable {
 
     /// Ends the record: completed when `error` is `nil`, else failed or cancelled.
     package func finish(error: (any Error)?) {
-        let finished = state.withLock { state -> Transaction? in
+        let finished = state.withLock { state -> CapturedTransaction? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             if state.transaction.response != nil {
@@ -188,7 +188,7 @@ package final class TransactionRecorder: Sendable {
     static func capture(_ request: URLRequest, body: Data?, limit: Int, totalBodyBytes: Int64? = nil) -> CapturedRequest
     {
         let url = request.url ?? URL(fileURLWithPath: "/")
-        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let headers = HeaderFields(request.allHTTPHeaderFields ?? [:])
         let captured = body.map {
             CapturedBody(data: Data($0.prefix(limit)), totalByteCount: totalBodyBytes ?? Int64($0.count))
         }

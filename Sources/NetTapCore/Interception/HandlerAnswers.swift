@@ -26,7 +26,7 @@ enum HandlerAnswers {
     ///   - response: The response as it reaches the app.
     ///   - url: The URL the response answers.
     ///   - profile: The app session's cookie settings.
-    static func storeCookies(of response: HTTPResponse, for url: URL, profile: ForwardingProfile) {
+    static func storeCookies(of response: HandlerResponse, for url: URL, profile: ForwardingProfile) {
         guard let storage = profile.cookieStorage, profile.cookieAcceptPolicy != .never else { return }
         var lines = response.headers.values(for: "Set-Cookie")
         guard !lines.isEmpty else { return }
@@ -53,11 +53,11 @@ enum HandlerAnswers {
     ///
     /// Responses of the forwarding transport pass unchanged: the platform already delivered no body.
     static func withoutForbiddenBody(
-        _ response: HTTPResponse,
+        _ response: HandlerResponse,
         method: String,
         context: TransactionContext
     )
-        -> HTTPResponse
+        -> HandlerResponse
     {
         guard response.origin == nil, hasNoContent(statusCode: response.statusCode, method: method) else {
             return response

@@ -22,13 +22,13 @@ enum HandlerRedirects {
         _ request: URLRequest,
         through pipeline: Pipeline,
         context: TransactionContext
-    ) async throws -> (response: HTTPResponse, request: URLRequest) {
+    ) async throws -> (response: HandlerResponse, request: URLRequest) {
         var current = request
         var hops = 0
         while true {
             let response = try await pipeline.send(current, context: context)
             context.freezeSentRequest()
-            guard context.answeredBy != Transaction.answeredByNetwork,
+            guard context.answeredBy != CapturedTransaction.answeredByNetwork,
                 followedStatusCodes.contains(response.statusCode),
                 let location = response.headers["Location"],
                 let currentURL = current.url,
@@ -63,7 +63,7 @@ enum HandlerRedirects {
                     current.setValue(value, forHTTPHeaderField: name)
                 }
             }
-            context.answer(by: Transaction.answeredByNetwork)
+            context.answer(by: CapturedTransaction.answeredByNetwork)
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// timer fails a silent network transfer (`URLError(.timedOut)`).
 ///
 /// The interval restarts at every ``touch()`` (the response head, each body chunk). It is measured on the
-/// interceptor's injected clock, so a test that drives a `TestClock` sees the timeout without waiting; the
+/// interceptor's injected clock, so a test that drives a `ManualClock` sees the timeout without waiting; the
 /// watchdog is then one more sleeper on that clock while the request is in flight.
 ///
 /// Exactly one of "fired" and ``stop()`` wins: `onTimeout` runs only when no `stop()` came first, and `stop()`

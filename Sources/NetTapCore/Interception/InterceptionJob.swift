@@ -116,7 +116,7 @@ extension NetTapURLProtocol {
         private func forward(
             _ request: URLRequest,
             recorder: TransactionRecorder,
-            start: (@escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void,
+            start: (@escaping @Sendable (Result<HandlerResponse, any Error>) -> Void) -> Void,
             cancel: @escaping @Sendable () -> Void
         ) {
             let requestURL = request.url ?? URL(fileURLWithPath: "/")
@@ -233,7 +233,7 @@ extension NetTapURLProtocol {
         ///     (the forwarding session's own timer runs there).
         ///   - isPipelinePath: Whether body errors get the pipeline path's error rules (``HandlerAnswers``).
         private func deliver(
-            _ response: HTTPResponse,
+            _ response: HandlerResponse,
             requestURL: URL,
             recorder: TransactionRecorder,
             idle: IdleTimeout? = nil,

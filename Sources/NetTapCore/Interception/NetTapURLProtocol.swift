@@ -7,8 +7,8 @@ import FoundationNetworking
 
 /// The thin shim between the URL Loading System and NetTap's pipeline: the one `URLProtocol` subclass.
 ///
-/// You do not use this class directly: ``Interceptor/install(into:)`` puts it in a configuration and
-/// ``Interceptor/installForSharedSession()`` registers it globally.
+/// You do not use this class directly: ``NetTapInterceptor/install(into:)`` puts it in a configuration and
+/// ``NetTapInterceptor/installForSharedSession()`` registers it globally.
 ///
 /// What it does for each HTTP(S) request:
 /// 1. Looks at the app's task (`CallerInfo`). Download tasks, and upload tasks whose body cannot be read
@@ -26,7 +26,7 @@ public class NetTapURLProtocol: URLProtocol {
     nonisolated(unsafe) private var platformProtocol: URLProtocol?
 
     /// Accepts `http` and `https` requests while any interceptor is enabled, except those outside the serving
-    /// interceptor's ``Interceptor/scope`` when this class can tell which interceptor serves them.
+    /// interceptor's ``NetTapInterceptor/scope`` when this class can tell which interceptor serves them.
     ///
     /// A declined request goes to the next protocol class, the platform's own HTTP protocol, as without NetTap.
     /// - Parameter request: The request the URL Loading System asks about.
@@ -35,8 +35,8 @@ public class NetTapURLProtocol: URLProtocol {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return false
         }
-        guard Interceptor.anyEnabled.current else { return false }
-        guard let owner = Interceptor.scopeOwner(forProtocolClass: self) else { return true }
+        guard NetTapInterceptor.anyEnabled.current else { return false }
+        guard let owner = NetTapInterceptor.scopeOwner(forProtocolClass: self) else { return true }
         return owner.scope.includes(request.url)
     }
 
@@ -60,10 +60,10 @@ public class NetTapURLProtocol: URLProtocol {
     public override func startLoading() {
         guard let client else { return }
         let info = CallerInspector.inspect(task)
-        let serving = Interceptor.serving(configuration: info.configuration, protocolClass: type(of: self))
+        let serving = NetTapInterceptor.serving(configuration: info.configuration, protocolClass: type(of: self))
         let interceptor = serving.interceptor
         if serving.fallbackNote != nil, interceptor.isEnabled, interceptor.scope.includes(request.url) {
-            Interceptor.warnOnceAboutSharedFallback()
+            NetTapInterceptor.warnOnceAboutSharedFallback()
         }
         let uploadUnreadable: Bool
         if case .unknown = info.uploadBody { uploadUnreadable = true } else { uploadUnreadable = false }
@@ -123,7 +123,7 @@ public class NetTapURLProtocol: URLProtocol {
 
     private func startPlatformProtocol(
         client: any URLProtocolClient,
-        interceptor: Interceptor,
+        interceptor: NetTapInterceptor,
         capture: Bool,
         fallbackNote: String?
     ) {
@@ -134,7 +134,7 @@ public class NetTapURLProtocol: URLProtocol {
         var target: any URLProtocolClient = client
         if capture {
             let context = TransactionContext()
-            context.answer(by: Transaction.answeredByPassthrough)
+            context.answer(by: CapturedTransaction.answeredByPassthrough)
             if let fallbackNote { context.annotate("interceptor", fallbackNote) }
             if task is URLSessionDownloadTask {
                 context.annotate("passthrough", "download task: the platform writes the body to a file; not kept")

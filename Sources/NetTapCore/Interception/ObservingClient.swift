@@ -31,9 +31,9 @@ final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
         cacheStoragePolicy policy: URLCache.StoragePolicy
     ) {
         if let http = response as? HTTPURLResponse {
-            let head = HTTPResponse(
+            let head = HandlerResponse(
                 statusCode: http.statusCode,
-                headers: HTTPHeaders(http.allHeaderFields),
+                headers: HeaderFields(http.allHeaderFields),
                 url: http.url,
                 body: .empty
             )
@@ -50,7 +50,11 @@ final class ObservingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
         if recorder.snapshot.response == nil, let http = `protocol`.task?.response as? HTTPURLResponse {
             recorder.responseHead(
-                HTTPResponse(statusCode: http.statusCode, headers: HTTPHeaders(http.allHeaderFields), url: http.url),
+                HandlerResponse(
+                    statusCode: http.statusCode,
+                    headers: HeaderFields(http.allHeaderFields),
+                    url: http.url
+                ),
                 requestURL: requestURL
             )
         }

@@ -4,12 +4,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One `URLProtocol` class per interceptor other than `Interceptor.shared`, so the class the URL Loading System
+/// One `URLProtocol` class per interceptor other than `NetTapInterceptor.shared`, so the class the URL Loading System
 /// instantiates says which interceptor serves the request — on every platform, without looking at the session.
 ///
 /// The URL Loading System creates a protocol instance from the class listed in the session configuration's
-/// `protocolClasses`; ``Interceptor/install(into:)`` of a private interceptor lists that interceptor's slot
-/// class instead of ``NetTapURLProtocol`` itself. A slot is free again after ``Interceptor/uninstall()`` or
+/// `protocolClasses`; ``NetTapInterceptor/install(into:)`` of a private interceptor lists that interceptor's slot
+/// class instead of ``NetTapURLProtocol`` itself. A slot is free again after ``NetTapInterceptor/uninstall()`` or
 /// when its interceptor is gone (slots hold interceptors weakly, so an app that drops an interceptor does not
 /// leak it). Where the configuration can be seen (Linux), its mark is asked first, so a session always finds the
 /// interceptor that installed into it; the slot class is what finds it where the configuration cannot be seen
@@ -153,12 +153,12 @@ enum ProtocolSlots {
     ]
 
     private struct Owner {
-        weak var interceptor: Interceptor?
+        weak var interceptor: NetTapInterceptor?
     }
 
     private static let owners = Locked<[Owner]>(Array(repeating: Owner(), count: classes.count))
 
-    /// Whether ``Interceptor/install(into:)`` gives private interceptors a slot class on this platform.
+    /// Whether ``NetTapInterceptor/install(into:)`` gives private interceptors a slot class on this platform.
     #if canImport(FoundationNetworking)
     static let isDefault = false
     #else
@@ -166,7 +166,7 @@ enum ProtocolSlots {
     #endif
 
     /// The slot class of `interceptor`, taking a free slot on first use; `nil` when every slot is taken.
-    static func slotClass(for interceptor: Interceptor) -> NetTapURLProtocol.Type? {
+    static func slotClass(for interceptor: NetTapInterceptor) -> NetTapURLProtocol.Type? {
         let index = owners.withLock { owners -> Int? in
             if let existing = owners.firstIndex(where: { $0.interceptor === interceptor }) { return existing }
             guard let free = owners.firstIndex(where: { $0.interceptor == nil }) else { return nil }
@@ -177,7 +177,7 @@ enum ProtocolSlots {
     }
 
     /// Frees the slot of `interceptor`, if it has one.
-    static func release(_ interceptor: Interceptor) {
+    static func release(_ interceptor: NetTapInterceptor) {
         owners.withLock { owners in
             if let index = owners.firstIndex(where: { $0.interceptor === interceptor }) {
                 owners[index].interceptor = nil
@@ -186,7 +186,7 @@ enum ProtocolSlots {
     }
 
     /// The interceptor owning a slot class; `nil` for the base class and for a freed slot.
-    static func interceptor(for type: AnyClass) -> Interceptor? {
+    static func interceptor(for type: AnyClass) -> NetTapInterceptor? {
         guard let index = classes.firstIndex(where: { $0 == type }) else { return nil }
         return owners.withLock { $0[index].interceptor }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// sent in clear, an oversized image.
 ///
 /// Findings are added by handlers through ``TransactionContext/addFinding(_:)``, kept on the
-/// ``Transaction/findings`` of the captured transaction, written to a HAR entry's `comment` (one line each) and
+/// ``CapturedTransaction/findings`` of the captured transaction, written to a HAR entry's `comment` (one line each) and
 /// to its `_netTap` record, and listed by `nettap report`.
 ///
 /// ```swift

@@ -34,11 +34,15 @@ public struct Pipeline: Sendable {
     /// - Returns: The response the outermost handler returned.
     /// - Throws: What a handler or the transport throws.
     /// - Complexity: O(number of handlers) plus what each handler does.
-    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         try await run(request, context: context, from: 0)
     }
 
-    private func run(_ request: URLRequest, context: TransactionContext, from index: Int) async throws -> HTTPResponse {
+    private func run(
+        _ request: URLRequest,
+        context: TransactionContext,
+        from index: Int
+    ) async throws -> HandlerResponse {
         try Task.checkCancellation()
         guard index < handlers.count else {
             context.markRequestSent(request)

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// Thread safety: all members may be used from any thread.
 public final class TransactionContext: Sendable {
     private struct State {
-        var answeredBy = Transaction.answeredByNetwork
+        var answeredBy = CapturedTransaction.answeredByNetwork
         var annotations: [String: String] = [:]
         var findings: [Finding] = []
         var redirects: [RedirectHop] = []
@@ -24,11 +24,11 @@ public final class TransactionContext: Sendable {
         var requestBodyWasStream = false
         var requestBodyWasUpload = false
         var wire: WireDetails?
-        var wireRequestHeaders: HTTPHeaders?
+        var wireRequestHeaders: HeaderFields?
         var trustRules: [TrustRule] = []
     }
 
-    /// The transaction's identifier, the same as the captured ``Transaction/id``.
+    /// The transaction's identifier, the same as the captured ``CapturedTransaction/id``.
     public let id: UUID
     /// Wall-clock start of the transaction.
     public let startDate: Date
@@ -75,7 +75,7 @@ public final class TransactionContext: Sendable {
     /// The notes added so far.
     public var annotations: [String: String] { state.withLock { $0.annotations } }
 
-    /// Adds a finding, kept on the captured transaction's ``Transaction/findings`` in the order added.
+    /// Adds a finding, kept on the captured transaction's ``CapturedTransaction/findings`` in the order added.
     ///
     /// Findings added until the transaction ends (also while its body streams) are captured.
     /// - Parameter finding: What was found.
@@ -167,7 +167,7 @@ public final class TransactionContext: Sendable {
     }
 
     /// The request header fields as the transport put them on the wire (the last hop's), when it knows them.
-    package var wireRequestHeaders: HTTPHeaders? {
+    package var wireRequestHeaders: HeaderFields? {
         get { state.withLock { $0.wireRequestHeaders } }
         set { state.withLock { $0.wireRequestHeaders = newValue } }
     }

@@ -21,7 +21,7 @@ import FoundationNetworking
 /// ```swift
 /// struct AddAuthHeader: TransactionHandler {
 ///     let name = "auth-header"
-///     func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+///     func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
 ///         var request = request
 ///         request.setValue("Bearer demo", forHTTPHeaderField: "Authorization")
 ///         return try await next(request)
@@ -39,7 +39,7 @@ import FoundationNetworking
 ///   real network produces.
 /// - Give decoded bodies and no `Content-Encoding` header when answering.
 public protocol TransactionHandler: Sendable {
-    /// A stable name, shown as ``Transaction/answeredBy`` when the handler answers and in explanations.
+    /// A stable name, shown as ``CapturedTransaction/answeredBy`` when the handler answers and in explanations.
     var name: String { get }
 
     /// Handles one request.
@@ -49,16 +49,16 @@ public protocol TransactionHandler: Sendable {
     ///   - next: The rest of the pipeline; call at most once.
     /// - Returns: The response to hand back towards the caller.
     /// - Throws: `URLError` for network failures (real or simulated), `CancellationError` on cancellation.
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse
 }
 
 /// The rest of the pipeline after a handler: call it at most once to pass the request on.
 public struct Next: Sendable {
-    private let run: @Sendable (URLRequest) async throws -> HTTPResponse
+    private let run: @Sendable (URLRequest) async throws -> HandlerResponse
     private let handlerName: String
     private let called = Locked(false)
 
-    package init(handlerName: String, run: @escaping @Sendable (URLRequest) async throws -> HTTPResponse) {
+    package init(handlerName: String, run: @escaping @Sendable (URLRequest) async throws -> HandlerResponse) {
         self.handlerName = handlerName
         self.run = run
     }
@@ -67,7 +67,7 @@ public struct Next: Sendable {
     /// - Parameter request: The request to send on.
     /// - Returns: The response from further down the pipeline.
     /// - Throws: Whatever the rest of the pipeline throws, or ``PipelineError/nextCalledTwice(handler:)``.
-    public func callAsFunction(_ request: URLRequest) async throws -> HTTPResponse {
+    public func callAsFunction(_ request: URLRequest) async throws -> HandlerResponse {
         let first = called.withLock { wasCalled -> Bool in
             defer { wasCalled = true }
             return !wasCalled

@@ -20,5 +20,5 @@ public protocol Transport: Sendable {
     ///   - context: The transaction's context.
     /// - Returns: The final response, its body streamed.
     /// - Throws: `URLError` for network failures; `CancellationError` when cancelled.
-    func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse
+    func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse
 }

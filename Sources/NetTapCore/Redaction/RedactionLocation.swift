@@ -3,7 +3,7 @@ import Foundation
 /// One place where a ``Redactor`` replaced a value, for review: `request header Authorization`,
 /// `query token`, `json $.user.password`, `response cookie session in Set-Cookie`.
 ///
-/// Encoded (in a ``Transaction``'s ``Transaction/redactions`` and HAR exports) as an object with `kind`,
+/// Encoded (in a ``CapturedTransaction``'s ``CapturedTransaction/redactions`` and HAR exports) as an object with `kind`,
 /// `name` and, when known, `part` (`request`, `response`, `redirect 1`) and `header`:
 /// `{"part": "request", "kind": "json", "name": "$.user.password"}`.
 public struct RedactionLocation: Sendable, Hashable, Codable, CustomStringConvertible {

@@ -44,7 +44,7 @@ extension Redactor {
     }
 
     /// The values redacting headers removed.
-    static func removedHeaderValues(original: HTTPHeaders, redacted: HTTPHeaders) -> Set<String> {
+    static func removedHeaderValues(original: HeaderFields, redacted: HeaderFields) -> Set<String> {
         var found: Set<String> = []
         for (before, after) in zip(original, redacted) where before.value != after.value {
             found.formUnion(removedTokens(original: before.value, redacted: after.value))

@@ -18,9 +18,9 @@ extension Redactor {
     /// - Returns: The redacted fields and one location per replaced value (`header Authorization`,
     ///   `cookie session in Set-Cookie`, `query token in Location`).
     /// - Complexity: O(fields × rules).
-    public func redact(headers: HTTPHeaders) -> Redacted<HTTPHeaders> {
+    public func redact(headers: HeaderFields) -> Redacted<HeaderFields> {
         var locations: [RedactionLocation] = []
-        var fields: [HTTPHeaders.Field] = []
+        var fields: [HeaderFields.Field] = []
         fields.reserveCapacity(headers.count)
         for field in headers {
             var field = field
@@ -42,7 +42,7 @@ extension Redactor {
             }
             fields.append(field)
         }
-        return Redacted(value: HTTPHeaders(fields), locations: locations)
+        return Redacted(value: HeaderFields(fields), locations: locations)
     }
 
     /// The placeholder, or `scheme placeholder` for credentials with a scheme.

@@ -13,12 +13,12 @@ extension Redactor {
     ///   - headers: The header fields.
     ///   - body: The body bytes, if any.
     /// - Returns: The tokens found; empty when none.
-    static func tokenValues(url: URL, headers: HTTPHeaders, body: Data?) -> Set<String> {
+    static func tokenValues(url: URL, headers: HeaderFields, body: Data?) -> Set<String> {
         tokenValues(url: url, headers: headers).union(tokenValues(inBody: body))
     }
 
     /// The tokens of ``tokenValues(url:headers:body:)`` in a URL and header values only.
-    static func tokenValues(url: URL, headers: HTTPHeaders) -> Set<String> {
+    static func tokenValues(url: URL, headers: HeaderFields) -> Set<String> {
         var found: Set<String> = []
         let text = url.absoluteString
         found.formUnion(TokenPattern.allTokens(in: text))

@@ -20,7 +20,7 @@ extension Redactor {
                 locations += redacted.locations
             }
         }
-        let headers = redact(headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]))
+        let headers = redact(headers: HeaderFields(request.allHTTPHeaderFields ?? [:]))
         if headers.didRedact {
             for field in headers.value { result.setValue(field.value, forHTTPHeaderField: field.name) }
             locations += headers.locations
@@ -120,7 +120,7 @@ extension Redactor {
     /// Redacts a whole captured transaction: the request, every redirect hop (URL and headers, `Set-Cookie`
     /// and `Location` among them) and the response.
     ///
-    /// The result's ``Transaction/redactions`` are the transaction's own followed by the new locations, so a
+    /// The result's ``CapturedTransaction/redactions`` are the transaction's own followed by the new locations, so a
     /// transaction redacted before (by the capture) keeps its record and gains nothing: redacting twice
     /// changes nothing.
     ///
@@ -128,7 +128,7 @@ extension Redactor {
     /// - Returns: The redacted transaction and every location replaced now, each with its
     ///   ``RedactionLocation/part``.
     /// - Complexity: O(size of the transaction).
-    public func redact(transaction: Transaction) -> Redacted<Transaction> {
+    public func redact(transaction: CapturedTransaction) -> Redacted<CapturedTransaction> {
         guard isEnabled else { return Redacted(value: transaction) }
         return redact(transaction: transaction, request: redaction(of: transaction.request))
     }
@@ -141,7 +141,7 @@ extension Redactor {
     /// - Returns: Each redacted transaction and where, in the same order.
     /// - Complexity: one pass over every transaction, and a second over those holding a value another one
     ///   redacted.
-    public func redact(transactions: [Transaction]) -> [Redacted<Transaction>] {
+    public func redact(transactions: [CapturedTransaction]) -> [Redacted<CapturedTransaction>] {
         guard isEnabled else { return transactions.map { Redacted(value: $0) } }
         let passes = transactions.map(redactionPass(of:))
         let secrets = passes.reduce(into: Set<String>()) { $0.formUnion($1.secrets) }
@@ -153,13 +153,13 @@ extension Redactor {
         /// The request's redaction.
         package var request: RequestRedaction
         /// The transaction redacted on its own.
-        package var redacted: Redacted<Transaction>
+        package var redacted: Redacted<CapturedTransaction>
         /// The values redacted in it (and, when ``Redactor/redactsTokens``, its tokens).
         package var secrets: Set<String>
     }
 
     /// ``redact(transaction:)`` with the values it redacted, for ``completing(_:of:sweeping:)``.
-    package func redactionPass(of transaction: Transaction) -> TransactionRedaction {
+    package func redactionPass(of transaction: CapturedTransaction) -> TransactionRedaction {
         let request = redaction(of: transaction.request)
         let once = redact(transaction: transaction, request: request, sweeping: [])
         return TransactionRedaction(request: request, redacted: once.redacted, secrets: once.secrets)
@@ -169,9 +169,9 @@ extension Redactor {
     /// other transactions redacted (`secrets`, of every transaction of the document), when it may hold any.
     package func completing(
         _ pass: TransactionRedaction,
-        of transaction: Transaction,
+        of transaction: CapturedTransaction,
         sweeping secrets: Set<String>
-    ) -> Redacted<Transaction> {
+    ) -> Redacted<CapturedTransaction> {
         let others = secrets.subtracting(pass.secrets)
         guard !others.isEmpty else { return pass.redacted }
         return redact(transaction: transaction, request: pass.request, sweeping: others).redacted
@@ -184,17 +184,17 @@ extension Redactor {
     ///   - transaction: The transaction, unredacted.
     ///   - request: `redaction(of: transaction.request)`.
     /// - Returns: As ``redact(transaction:)``.
-    package func redact(transaction: Transaction, request: RequestRedaction) -> Redacted<Transaction> {
+    package func redact(transaction: CapturedTransaction, request: RequestRedaction) -> Redacted<CapturedTransaction> {
         redact(transaction: transaction, request: request, sweeping: []).redacted
     }
 
     /// ``redact(transaction:request:)`` that also replaces `known` (values redacted elsewhere in the same capture
     /// or document) wherever they appear, and returns the values this transaction redacted.
     package func redact(
-        transaction: Transaction,
+        transaction: CapturedTransaction,
         request: RequestRedaction,
         sweeping known: Set<String>
-    ) -> (redacted: Redacted<Transaction>, secrets: Set<String>) {
+    ) -> (redacted: Redacted<CapturedTransaction>, secrets: Set<String>) {
         var result = transaction
         var locations: [RedactionLocation] = []
         func add(_ found: [RedactionLocation], part: RedactionLocation.Part) {
@@ -269,7 +269,7 @@ extension Redactor {
     /// annotation values and findings (their location, message and details), which may quote a URL or a header.
     private func removeSecrets(
         _ secrets: Set<String>,
-        fromNotesOf transaction: inout Transaction
+        fromNotesOf transaction: inout CapturedTransaction
     )
         -> [RedactionLocation]
     {
@@ -350,7 +350,7 @@ extension Redactor {
     /// Replaces copies of `secrets` in header values; each field is reported as `kind`.
     private func removeEchoes(
         of secrets: Set<String>,
-        from headers: inout HTTPHeaders,
+        from headers: inout HeaderFields,
         kind: RedactionLocation.Kind = .echo
     ) -> [RedactionLocation] {
         guard !secrets.isEmpty else { return [] }
@@ -361,7 +361,7 @@ extension Redactor {
             fields[index].value = swept
             locations.append(RedactionLocation(kind: kind, name: fields[index].name))
         }
-        if !locations.isEmpty { headers = HTTPHeaders(fields) }
+        if !locations.isEmpty { headers = HeaderFields(fields) }
         return locations
     }
 

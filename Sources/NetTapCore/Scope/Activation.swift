@@ -7,7 +7,7 @@ import Foundation
 /// a package and of its dependencies). On Linux, as everywhere, a release build opts in through the
 /// environment or the API:
 ///
-/// | `NETTAP_ENABLE`                       | ``Interceptor/isEnabledInReleaseBuilds`` | Debug build | Release build |
+/// | `NETTAP_ENABLE`                       | ``NetTapInterceptor/isEnabledInReleaseBuilds`` | Debug build | Release build |
 /// |---------------------------------------|------------------------------------------|-------------|---------------|
 /// | unset, empty or not understood        | `false`                                  | active      | off           |
 /// | unset, empty or not understood        | `true`                                   | active      | active        |
@@ -17,10 +17,10 @@ import Foundation
 /// Values are read case-insensitively, without surrounding white space. `NETTAP_ENABLE=0` is a kill switch: it
 /// turns NetTap off even in a debug build and even when the app opted in by API.
 ///
-/// When NetTap is off, installing does nothing: ``Interceptor/installForSharedSession()`` returns
+/// When NetTap is off, installing does nothing: ``NetTapInterceptor/installForSharedSession()`` returns
 /// ``SharedSessionInstallation/notInterceptable(reason:)`` with ``reason``,
-/// ``Interceptor/makeConfiguration(from:)`` returns a plain copy and
-/// ``Interceptor/makeSession(configuration:delegate:delegateQueue:)`` a plain session, which NetTap never
+/// ``NetTapInterceptor/makeConfiguration(from:)`` returns a plain copy and
+/// ``NetTapInterceptor/makeSession(configuration:delegate:delegateQueue:)`` a plain session, which NetTap never
 /// touches. NetTap writes ``notice`` to standard error once per process when it is off or active in a release
 /// build (and when `NETTAP_ENABLE` holds a value it does not understand).
 public struct Activation: Sendable, Equatable {
@@ -30,7 +30,7 @@ public struct Activation: Sendable, Equatable {
     /// Whether NetTap installs.
     public var isActive: Bool
     /// Why, as a sentence: for example `release build; set NETTAP_ENABLE=1 in the environment or
-    /// Interceptor.isEnabledInReleaseBuilds = true to opt in`.
+    /// NetTapInterceptor.isEnabledInReleaseBuilds = true to opt in`.
     public var reason: String
     /// The line NetTap writes once to standard error, or `nil` when there is nothing to say (a debug build with
     /// `NETTAP_ENABLE` unset).
@@ -55,7 +55,7 @@ public struct Activation: Sendable, Equatable {
     /// - Parameters:
     ///   - isDebugBuild: Whether NetTapCore was compiled for debugging (`#if DEBUG`).
     ///   - environmentValue: The value of `NETTAP_ENABLE`, or `nil` when it is not set.
-    ///   - isEnabledInReleaseBuilds: Whether the app opted in by API (``Interceptor/isEnabledInReleaseBuilds``).
+    ///   - isEnabledInReleaseBuilds: Whether the app opted in by API (``NetTapInterceptor/isEnabledInReleaseBuilds``).
     /// - Returns: The decision, with its reason and the line to log once.
     public static func decide(
         isDebugBuild: Bool,
@@ -86,7 +86,7 @@ public struct Activation: Sendable, Equatable {
             return Activation(isActive: true, reason: "debug build", notice: ignored.map { "NetTap: \($0)." })
         }
         if isEnabledInReleaseBuilds {
-            let reason = "opted in via Interceptor.isEnabledInReleaseBuilds"
+            let reason = "opted in via NetTapInterceptor.isEnabledInReleaseBuilds"
             let note = ignored.map { "; \($0)" } ?? ""
             return Activation(
                 isActive: true,
@@ -95,7 +95,7 @@ public struct Activation: Sendable, Equatable {
             )
         }
         let reason =
-            "release build; set \(variable)=1 in the environment or Interceptor.isEnabledInReleaseBuilds = true "
+            "release build; set \(variable)=1 in the environment or NetTapInterceptor.isEnabledInReleaseBuilds = true "
             + "to opt in" + (ignored.map { " (\($0))" } ?? "")
         return Activation(isActive: false, reason: reason, notice: "NetTap is off: \(reason).")
     }

@@ -12,7 +12,7 @@ package final class ActivationGate: Sendable {
     package static let process = ActivationGate(
         isDebugBuild: compiledForDebugging,
         environmentValue: { ProcessInfo.processInfo.environment[Activation.environmentVariable] },
-        isEnabledInReleaseBuilds: { Interceptor.isEnabledInReleaseBuilds },
+        isEnabledInReleaseBuilds: { NetTapInterceptor.isEnabledInReleaseBuilds },
         write: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
     )
 

@@ -32,7 +32,7 @@ extension HostScope {
     /// Reads the `scope` section of a `nettap.json` file (or a file that is only that section).
     ///
     /// ```swift
-    /// Interceptor.shared.scope = try HostScope.load(contentsOf: configurationURL)
+    /// NetTapInterceptor.shared.scope = try HostScope.load(contentsOf: configurationURL)
     /// ```
     /// - Parameter url: The file.
     /// - Returns: The scope.

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// Which hosts NetTap intercepts at all: an allow list and a deny list of ``HostPattern``s.
 ///
 /// A request to a host outside the scope is not NetTap's: it passes through exactly as without NetTap — no
-/// handler sees it, nothing is captured (see ``Interceptor/scope``). The deny list wins over the allow list, and
+/// handler sees it, nothing is captured (see ``NetTapInterceptor/scope``). The deny list wins over the allow list, and
 /// an empty allow list allows every host:
 ///
 /// | Allow list | Host on the allow list | Host on the deny list | The request                  |
@@ -22,7 +22,7 @@ import FoundationNetworking
 /// host matches no pattern.
 ///
 /// ```swift
-/// Interceptor.shared.scope = try .parsing(
+/// NetTapInterceptor.shared.scope = try .parsing(
 ///     allowHosts: ["*.example.com", "regex:^api[0-9]+\\.example\\.net$"],
 ///     denyHosts: ["auth.example.com"]
 /// )

@@ -52,7 +52,7 @@ public final class CurlTransport: Transport {
     ///   - context: The transaction's context; redirect hops and milestones are recorded there.
     /// - Returns: The final response; its body streams as bytes arrive.
     /// - Throws: The `URLError` a plain URLSession would give, or `URLError(.cancelled)` when cancelled.
-    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         #if canImport(CNetTapCurl)
         if let exchange = makeExchange(for: request, context: context) {
             return try await withTaskCancellationHandler {

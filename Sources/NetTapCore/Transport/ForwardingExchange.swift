@@ -14,7 +14,7 @@ import FoundationNetworking
 final class ForwardingExchange: @unchecked Sendable {
     private struct State {
         var request: URLRequest
-        var onHead: (@Sendable (Result<HTTPResponse, any Error>) -> Void)?
+        var onHead: (@Sendable (Result<HandlerResponse, any Error>) -> Void)?
         var innerTask: URLSessionTask?
         var pendingRedirect: URLRequest?
         var redirectError: URLError?
@@ -115,7 +115,7 @@ final class ForwardingExchange: @unchecked Sendable {
     ///   - onHead: Called once: with the final response head (on the forwarding session's work queue; its body
     ///     streams through the response's channel afterwards, on the same queue) or with the error that ended
     ///     the request first.
-    func start(onURLSessionQueue: Bool, _ onHead: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) {
+    func start(onURLSessionQueue: Bool, _ onHead: @escaping @Sendable (Result<HandlerResponse, any Error>) -> Void) {
         let alreadyCancelled = state.withLock { state -> Bool in
             state.onHead = onHead
             return state.cancelled
@@ -213,7 +213,7 @@ final class ForwardingExchange: @unchecked Sendable {
             method: task.currentRequest?.httpMethod ?? "GET",
             url: response.url ?? task.currentRequest?.url ?? newRequest.url ?? URL(fileURLWithPath: "/"),
             statusCode: response.statusCode,
-            headers: HTTPHeaders(response.allHeaderFields),
+            headers: HeaderFields(response.allHeaderFields),
             elapsedMilliseconds: context.elapsedMilliseconds
         )
         context.recordRedirect(hop)
@@ -287,7 +287,7 @@ final class ForwardingExchange: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    private func resumeHead(returning response: HTTPResponse) {
+    private func resumeHead(returning response: HandlerResponse) {
         let onHead = state.withLock { state in
             defer { state.onHead = nil }
             return state.onHead
@@ -303,11 +303,11 @@ final class ForwardingExchange: @unchecked Sendable {
         onHead?(.failure(error))
     }
 
-    private func makeResponse(_ response: URLResponse) -> HTTPResponse {
+    private func makeResponse(_ response: URLResponse) -> HandlerResponse {
         let http = response as? HTTPURLResponse
         let length = response.expectedContentLength
-        let headers = HTTPHeaders(http?.allHeaderFields ?? [:])
-        var made = HTTPResponse(
+        let headers = HeaderFields(http?.allHeaderFields ?? [:])
+        var made = HandlerResponse(
             statusCode: http?.statusCode ?? 200,
             headers: headers,
             url: response.url,

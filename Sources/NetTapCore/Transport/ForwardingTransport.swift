@@ -34,7 +34,7 @@ public final class ForwardingTransport: Transport {
     ///   - context: The transaction's context; redirect hops and milestones are recorded there.
     /// - Returns: The final response; its body streams as bytes arrive.
     /// - Throws: The `URLError` the network produced, or `URLError(.cancelled)` when cancelled.
-    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HTTPResponse {
+    public func send(_ request: URLRequest, context: TransactionContext) async throws -> HandlerResponse {
         let profile = context.forwardingProfile ?? .standard
         let session = forwardingSession(for: profile)
         let exchange = ForwardingExchange(

@@ -10,7 +10,7 @@ import Foundation
 /// checked. Nothing changes for other hosts.
 ///
 /// Applied by the libcurl transport (Linux) in debug builds only: a release build ignores trust rules, even with
-/// NetTap enabled (`NETTAP_ENABLE=1`), and says so once on standard error. Set with ``Interceptor/trustRules``
+/// NetTap enabled (`NETTAP_ENABLE=1`), and says so once on standard error. Set with ``NetTapInterceptor/trustRules``
 /// or the `trust` section of `nettap.json`.
 public struct TrustRule: Sendable, Hashable {
     /// What the rule trusts.

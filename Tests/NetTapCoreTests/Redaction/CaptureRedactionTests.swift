@@ -16,12 +16,12 @@ private final class EventCollector: TransactionObserver {
 struct CaptureRedactionTests {
     /// An interceptor whose transport echoes the request's Authorization value and answers with a secret
     /// cookie and token, so both request and response hold secrets.
-    private func interceptor() -> Interceptor {
-        let interceptor = Interceptor()
+    private func interceptor() -> NetTapInterceptor {
+        let interceptor = NetTapInterceptor()
         interceptor.transport = FakeTransport { request in
             let echoed = request.value(forHTTPHeaderField: "Authorization") ?? ""
             let body = #"{"access_token": "resp-s3cr3t-token", "echo": "\#(echoed)", "n": 1}"#
-            return HTTPResponse(
+            return HandlerResponse(
                 statusCode: 200,
                 headers: ["Content-Type": "application/json", "Set-Cookie": "sid=resp-s3cr3t-cookie; Path=/"],
                 url: request.url,
@@ -32,7 +32,7 @@ struct CaptureRedactionTests {
     }
 
     /// A session without a cookie jar: the cookie the transport sets must not reach other tests.
-    private func jarlessSession(_ interceptor: Interceptor) -> URLSession {
+    private func jarlessSession(_ interceptor: NetTapInterceptor) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -53,11 +53,11 @@ struct CaptureRedactionTests {
 
     @Test("a cookie value one response set is redacted where a later request of the capture carries it again")
     func laterTransactionsSwept() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let sessionID = "sess-\(UUID().uuidString.prefix(8))"
         interceptor.transport = FakeTransport { request in
             let isLogin = request.url?.path == "/login"
-            return HTTPResponse(
+            return HandlerResponse(
                 statusCode: 200,
                 headers: isLogin
                     ? ["Set-Cookie": "sid=\(sessionID); Path=/\nprefs=dark-mode-on"] : ["Content-Type": "text/plain"],
@@ -173,23 +173,26 @@ struct CaptureRedactionTests {
             )
         }
 
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: try #require(URL(string: "http://h/")), headers: [:]),
             timings: Timings(startDate: Date(timeIntervalSince1970: 0)),
             redactions: [location, RedactionLocation(kind: .query, name: "token")]
         )
         let encoded = try JSONEncoder().encode(transaction)
-        #expect(try JSONDecoder().decode(Transaction.self, from: encoded) == transaction)
+        #expect(try JSONDecoder().decode(CapturedTransaction.self, from: encoded) == transaction)
         var object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
         object.removeValue(forKey: "redactions")
-        let old = try JSONDecoder().decode(Transaction.self, from: try JSONSerialization.data(withJSONObject: object))
+        let old = try JSONDecoder().decode(
+            CapturedTransaction.self,
+            from: try JSONSerialization.data(withJSONObject: object)
+        )
         #expect(old.redactions.isEmpty)
         #expect(old.id == transaction.id)
     }
 
     @Test("redacting a transaction twice changes nothing and keeps the record of the first pass")
     func twice() throws {
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: "GET",
                 url: try #require(URL(string: "http://h/?api_key=s3cr3t-key")),

@@ -40,9 +40,9 @@ struct EchoPatternTests {
     @Test("a long token echoed in another header is redacted in every copy")
     func longTokenEchoedInHeader() throws {
         let token = String(repeating: "QREFRESH+_a8/", count: 40)
-        let headers: HTTPHeaders = ["Authorization": "Bearer \(token)", "X-Echo": "seen \(token) twice \(token)"]
+        let headers: HeaderFields = ["Authorization": "Bearer \(token)", "X-Echo": "seen \(token) twice \(token)"]
         let url = try #require(URL(string: "http://127.0.0.1/anything"))
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: headers),
             timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_000))
         )

@@ -98,7 +98,7 @@ struct RedactorDefaultsTests {
     @Test("a secret only the response reveals is removed from the request URL and the response URL too")
     func revealedSecrets() throws {
         let url = try #require(URL(string: "http://h/response-headers?Set-Cookie=sid%3Ds3cr3t-revealed&q=1"))
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: [:]),
             response: CapturedResponse(statusCode: 200, headers: ["Set-Cookie": "sid=s3cr3t-revealed"], url: url),
             timings: Timings(startDate: Date(timeIntervalSince1970: 0)),

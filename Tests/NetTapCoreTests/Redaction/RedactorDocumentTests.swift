@@ -9,9 +9,9 @@ struct RedactorDocumentTests {
     static let refreshID = "r7-9c0ffee-42"
 
     /// A login whose response sets two cookies on two lines of one `Set-Cookie` value (as Firefox exports them).
-    static func login() throws -> Transaction {
+    static func login() throws -> CapturedTransaction {
         let url = try #require(URL(string: "https://shop.example/login"))
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(method: "POST", url: url, headers: [:]),
             response: CapturedResponse(
                 statusCode: 302,
@@ -26,9 +26,9 @@ struct RedactorDocumentTests {
     }
 
     /// A later request that carries both values under names no rule covers, and a response that points at one.
-    static func later() throws -> Transaction {
+    static func later() throws -> CapturedTransaction {
         let url = try #require(URL(string: "https://shop.example/track?visit=\(sessionID)&page=2"))
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: ["X-Trace": "refresh \(refreshID)"]),
             response: CapturedResponse(
                 statusCode: 301,
@@ -40,7 +40,7 @@ struct RedactorDocumentTests {
         )
     }
 
-    private func encoded(_ transactions: [Transaction]) throws -> String {
+    private func encoded(_ transactions: [CapturedTransaction]) throws -> String {
         String(decoding: try JSONEncoder().encode(transactions), as: UTF8.self)
     }
 
@@ -75,7 +75,7 @@ struct RedactorDocumentTests {
     @Test("a transaction holding no other transaction's secret comes out as redacting it alone does")
     func unrelatedTransactionUnchanged() throws {
         let url = try #require(URL(string: "https://other.example/a?b=c"))
-        let unrelated = Transaction(
+        let unrelated = CapturedTransaction(
             request: CapturedRequest(method: "GET", url: url, headers: ["Authorization": "Bearer tok-123456789"]),
             timings: Timings(startDate: Date(timeIntervalSince1970: 1_700_000_002))
         )

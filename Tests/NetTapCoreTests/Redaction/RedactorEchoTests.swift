@@ -8,7 +8,7 @@ import Testing
 struct RedactorEchoTests {
     static let secrets = ["SUPERSECRETTOKEN", "COOKIESECRET", "correct horse", "APIKEYSECRET1", "0tp-987654"]
 
-    static func transaction() throws -> Transaction {
+    static func transaction() throws -> CapturedTransaction {
         let url = try #require(URL(string: "http://127.0.0.1:8080/anything?api_key=APIKEYSECRET1&page=2"))
         let requestBody = #"{"user":"ada","password":"correct horse","otp":"0tp-987654"}"#
         let echo: JSONValue = [
@@ -18,7 +18,7 @@ struct RedactorEchoTests {
             "json": ["user": "ada", "password": "correct horse", "otp": "0tp-987654"],
             "url": "http://127.0.0.1:8080/anything?api_key=APIKEYSECRET1&page=2",
         ]
-        return Transaction(
+        return CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: url,

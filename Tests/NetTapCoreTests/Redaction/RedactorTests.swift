@@ -20,7 +20,7 @@ struct RedactorTests {
 
     @Test("default header rules replace credentials, API keys and tokens and keep other fields")
     func headers() {
-        let headers: HTTPHeaders = [
+        let headers: HeaderFields = [
             "Authorization": "Bearer s3cr3t-bearer",
             "Proxy-Authorization": "Basic s3cr3t-basic",
             "X-Api-Key": "s3cr3t-key",
@@ -57,7 +57,7 @@ struct RedactorTests {
 
     @Test("Cookie and Set-Cookie keep cookie names and attributes and lose only the values")
     func cookies() {
-        let headers: HTTPHeaders = [
+        let headers: HeaderFields = [
             "Cookie": "session=s3cr3t-a; theme=s3cr3t-b",
             "Set-Cookie": "session=s3cr3t-c; Path=/; HttpOnly",
         ]
@@ -293,7 +293,7 @@ struct RedactorTests {
     )
     func transaction() throws {
         let start = Date(timeIntervalSince1970: 0)
-        let transaction = Transaction(
+        let transaction = CapturedTransaction(
             request: CapturedRequest(
                 method: "POST",
                 url: try url("http://h/start?token=s3cr3t-1"),
@@ -337,7 +337,7 @@ struct RedactorTests {
 
     @Test("the disabled redactor changes nothing")
     func disabled() throws {
-        let headers: HTTPHeaders = ["Authorization": "Bearer x", "Cookie": "a=1"]
+        let headers: HeaderFields = ["Authorization": "Bearer x", "Cookie": "a=1"]
         #expect(Redactor.disabled.redact(headers: headers).value == headers)
         let original = try url("http://h/?token=x")
         #expect(Redactor.disabled.redact(url: original).value == original)

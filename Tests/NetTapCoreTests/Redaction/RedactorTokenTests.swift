@@ -21,8 +21,12 @@ struct RedactorTokenTests {
         try #require(URL(string: text))
     }
 
-    static func transaction(request: CapturedRequest, responseBody: String, contentType: String) throws -> Transaction {
-        Transaction(
+    static func transaction(
+        request: CapturedRequest,
+        responseBody: String,
+        contentType: String
+    ) throws -> CapturedTransaction {
+        CapturedTransaction(
             request: request,
             response: CapturedResponse(
                 statusCode: 200,
@@ -79,7 +83,7 @@ struct RedactorTokenTests {
             responseBody: "before\n\(Self.privateKey)\nafter\n",
             contentType: "text/plain"
         )
-        let text = { (transaction: Transaction) in
+        let text = { (transaction: CapturedTransaction) in
             String(decoding: transaction.response?.body?.data ?? Data(), as: UTF8.self)
         }
         #expect(text(Redactor.default.redact(transaction: whole).value) == "before\n[redacted]\nafter\n")

@@ -44,7 +44,7 @@ struct ActivationTests {
         let off = Activation.decide(isDebugBuild: false, environmentValue: nil, isEnabledInReleaseBuilds: false)
         #expect(
             off.reason
-                == "release build; set NETTAP_ENABLE=1 in the environment or Interceptor.isEnabledInReleaseBuilds = true to opt in"
+                == "release build; set NETTAP_ENABLE=1 in the environment or NetTapInterceptor.isEnabledInReleaseBuilds = true to opt in"
         )
         #expect(off.notice == "NetTap is off: \(off.reason).")
         let viaEnvironment = Activation.decide(
@@ -58,7 +58,8 @@ struct ActivationTests {
         )
         let viaAPI = Activation.decide(isDebugBuild: false, environmentValue: nil, isEnabledInReleaseBuilds: true)
         #expect(
-            viaAPI.notice == "NetTap is active in a release build (opted in via Interceptor.isEnabledInReleaseBuilds)."
+            viaAPI.notice
+                == "NetTap is active in a release build (opted in via NetTapInterceptor.isEnabledInReleaseBuilds)."
         )
         let debug = Activation.decide(isDebugBuild: true, environmentValue: nil, isEnabledInReleaseBuilds: false)
         #expect(debug.notice == nil)
@@ -71,7 +72,7 @@ struct ActivationTests {
     @Test("this test build is a debug build, so NetTap is active here")
     func thisBuild() {
         #expect(ActivationGate.compiledForDebugging)
-        #expect(Interceptor.activation.isActive || ProcessInfo.processInfo.environment["NETTAP_ENABLE"] != nil)
+        #expect(NetTapInterceptor.activation.isActive || ProcessInfo.processInfo.environment["NETTAP_ENABLE"] != nil)
     }
 
     /// A gate simulating a release build, with its notices captured.
@@ -94,7 +95,7 @@ struct ActivationTests {
     @Test("in a release build that did not opt in, installing does nothing and the log says so once")
     func gatedOff() {
         let (gate, lines) = releaseGate()
-        let interceptor = Interceptor(gate: gate)
+        let interceptor = NetTapInterceptor(gate: gate)
 
         let configuration = interceptor.makeConfiguration(from: .ephemeral)
         let session = interceptor.makeSession()
@@ -106,12 +107,12 @@ struct ActivationTests {
         #expect(!(configuration.protocolClasses ?? []).contains { ProtocolSlots.isNetTap($0) })
         #expect(!(session.configuration.protocolClasses ?? []).contains { ProtocolSlots.isNetTap($0) })
         #expect(installed.protocolClasses?.count == before)
-        #expect(configuration.connectionProxyDictionary?[Interceptor.servingMarkKey] == nil)
+        #expect(configuration.connectionProxyDictionary?[NetTapInterceptor.servingMarkKey] == nil)
         #expect(
             shared
                 == .notInterceptable(
                     reason:
-                        "NetTap is off: release build; set NETTAP_ENABLE=1 in the environment or Interceptor.isEnabledInReleaseBuilds = true to opt in"
+                        "NetTap is off: release build; set NETTAP_ENABLE=1 in the environment or NetTapInterceptor.isEnabledInReleaseBuilds = true to opt in"
                 )
         )
         #expect(lines.current.count == 1)
@@ -122,7 +123,7 @@ struct ActivationTests {
     func optedIn() {
         let optedIn = Locked(false)
         let (gate, lines) = releaseGate(optedIn: optedIn)
-        let interceptor = Interceptor(gate: gate)
+        let interceptor = NetTapInterceptor(gate: gate)
         _ = interceptor.makeConfiguration()
         optedIn.withLock { $0 = true }
 
@@ -133,8 +134,8 @@ struct ActivationTests {
         #expect((second.protocolClasses ?? []).first.map(ProtocolSlots.isNetTap) == true)
         #expect(
             lines.current == [
-                "NetTap is off: release build; set NETTAP_ENABLE=1 in the environment or Interceptor.isEnabledInReleaseBuilds = true to opt in.",
-                "NetTap is active in a release build (opted in via Interceptor.isEnabledInReleaseBuilds).",
+                "NetTap is off: release build; set NETTAP_ENABLE=1 in the environment or NetTapInterceptor.isEnabledInReleaseBuilds = true to opt in.",
+                "NetTap is active in a release build (opted in via NetTapInterceptor.isEnabledInReleaseBuilds).",
             ]
         )
     }
@@ -143,7 +144,7 @@ struct ActivationTests {
     func environment() {
         let (gate, lines) = releaseGate(environment: "1")
         #expect(
-            (Interceptor(gate: gate).makeConfiguration().protocolClasses ?? []).first.map(ProtocolSlots.isNetTap)
+            (NetTapInterceptor(gate: gate).makeConfiguration().protocolClasses ?? []).first.map(ProtocolSlots.isNetTap)
                 == true
         )
         #expect(
@@ -157,7 +158,7 @@ struct ActivationTests {
             isEnabledInReleaseBuilds: { true },
             write: { line in killed.withLock { $0.append(line) } }
         )
-        let configuration = Interceptor(gate: debugGate).makeConfiguration()
+        let configuration = NetTapInterceptor(gate: debugGate).makeConfiguration()
         #expect(!(configuration.protocolClasses ?? []).contains { ProtocolSlots.isNetTap($0) })
         #expect(killed.current == ["NetTap is off: NETTAP_ENABLE=0 in the environment turns NetTap off."])
     }

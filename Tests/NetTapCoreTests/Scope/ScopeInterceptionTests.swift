@@ -12,10 +12,10 @@ private final class CountingAnswer: TransactionHandler, Sendable {
     let name = "counting"
     let calls = Locked(0)
 
-    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HTTPResponse {
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         calls.withLock { $0 += 1 }
         context.answer(by: "counting")
-        return HTTPResponse(statusCode: 200, body: .string("answered by NetTap"))
+        return HandlerResponse(statusCode: 200, body: .string("answered by NetTap"))
     }
 }
 
@@ -38,7 +38,7 @@ struct ScopeInterceptionTests {
 
     @Test("a protocol class that names its interceptor declines denied hosts in canInit")
     func canInitDeclines() throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         defer { interceptor.uninstall() }
         interceptor.scope = try .parsing(denyHosts: ["localhost"])
         let configuration = URLSessionConfiguration.ephemeral
@@ -57,7 +57,7 @@ struct ScopeInterceptionTests {
         arguments: [true, false]
     )
     func deniedPassesThrough(usingProtocolSlot: Bool) async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         defer { interceptor.uninstall() }
         let handler = CountingAnswer()
         interceptor.handlers = [handler]
@@ -84,7 +84,7 @@ struct ScopeInterceptionTests {
 
     @Test("an allow list leaves every other host alone; the scope changes for the next request")
     func allowList() async throws {
-        let interceptor = Interceptor()
+        let interceptor = NetTapInterceptor()
         let handler = CountingAnswer()
         interceptor.handlers = [handler]
         interceptor.scope = try .parsing(allowHosts: ["127.0.0.1"])

@@ -172,7 +172,7 @@ final class CallRecorder: Sendable {
     let delegate = RecordingDelegate()
 
     /// Sessions made by `interceptor`; plain sessions when it is `nil` (the direct side).
-    init(interceptor: Interceptor?, configuration: URLSessionConfiguration = .default) {
+    init(interceptor: NetTapInterceptor?, configuration: URLSessionConfiguration = .default) {
         if let interceptor {
             plain = interceptor.makeSession(configuration: configuration)
             delegating = interceptor.makeSession(configuration: configuration, delegate: delegate)

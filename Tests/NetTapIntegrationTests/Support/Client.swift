@@ -109,7 +109,7 @@ final class Client: Sendable {
     }
 
     /// Sessions made by `interceptor` (so they run through its own pipeline and capture log).
-    init(name: String, interceptor: Interceptor, configuration: URLSessionConfiguration = .default) {
+    init(name: String, interceptor: NetTapInterceptor, configuration: URLSessionConfiguration = .default) {
         self.name = name
         plain = interceptor.makeSession(configuration: configuration)
         delegating = interceptor.makeSession(configuration: configuration, delegate: recorder)
@@ -117,8 +117,8 @@ final class Client: Sendable {
 
     /// Plain `URLSession` with the default configuration.
     static let direct = Client(name: "direct", configuration: .default)
-    /// A session from `Interceptor.shared.makeConfiguration()`.
-    static let nettap = Client(name: "nettap", configuration: Interceptor.shared.makeConfiguration())
+    /// A session from `NetTapInterceptor.shared.makeConfiguration()`.
+    static let nettap = Client(name: "nettap", configuration: NetTapInterceptor.shared.makeConfiguration())
 
     /// Sends one request in the given caller style and reports what the app saw.
     ///

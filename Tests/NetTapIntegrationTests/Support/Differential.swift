@@ -21,7 +21,7 @@ struct Pair: Sendable {
     var direct: Sent
     var nettap: Sent
     /// NetTap's capture record of the NetTap send; `nil` when none finished in time.
-    var capture: Transaction?
+    var capture: CapturedTransaction?
 }
 
 /// How many requests the server must have logged for one send.
@@ -194,9 +194,9 @@ struct Differential {
     }
 
     /// NetTap's finished capture record carrying this `X-Test-ID`, waiting up to 30 seconds.
-    func captured(testID: String) async -> Transaction? {
+    func captured(testID: String) async -> CapturedTransaction? {
         await withDeadline(.seconds(30)) {
-            await Interceptor.shared.captureLog.waitForFinished { transaction in
+            await NetTapInterceptor.shared.captureLog.waitForFinished { transaction in
                 transaction.request.headers[HTTPBin.testIDHeader] == testID
             }
         }
@@ -243,7 +243,7 @@ func expectEquivalent(
 
 /// Checks NetTap's capture record against what the app saw.
 func expectCapture(
-    _ capture: Transaction,
+    _ capture: CapturedTransaction,
     matches sent: Sent,
     serverCount: ServerCount,
     sourceLocation: SourceLocation = #_sourceLocation

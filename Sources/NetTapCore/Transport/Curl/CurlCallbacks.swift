@@ -143,7 +143,7 @@ extension CurlExchange {
                     method: request.httpMethod ?? "GET",
                     url: url,
                     statusCode: statusCode,
-                    headers: HTTPHeaders(fields.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+                    headers: HeaderFields(fields.map { HeaderFields.Field(name: $0.name, value: $0.value) }),
                     elapsedMilliseconds: context.elapsedMilliseconds
                 )
             )
@@ -156,17 +156,17 @@ extension CurlExchange {
         if let handle {
             context.wire = CurlWireFacts.connection(of: handle, isHTTPS: url.scheme?.lowercased() == "https")
         }
-        deliver(HTTPResponse(platform: platform, version: version, fields: fields, channel: channel))
+        deliver(HandlerResponse(platform: platform, version: version, fields: fields, channel: channel))
     }
 }
 
-extension HTTPResponse {
+extension HandlerResponse {
     /// A forwarded response: the platform response relayed as is, the fields kept in wire order for the capture.
     init(platform: HTTPURLResponse, version: String, fields: [(name: String, value: String)], channel: BodyChannel) {
         let length = platform.expectedContentLength
         self.init(
             statusCode: platform.statusCode,
-            headers: HTTPHeaders(fields.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }),
+            headers: HeaderFields(fields.map { HeaderFields.Field(name: $0.name, value: $0.value) }),
             url: platform.url,
             httpVersion: version,
             body: ResponseBody(channel: channel, expectedLength: length >= 0 ? length : nil)

@@ -19,7 +19,7 @@ final class CurlExchange: @unchecked Sendable {
     }
 
     private struct Shared {
-        var onHead: (@Sendable (Result<HTTPResponse, any Error>) -> Void)?
+        var onHead: (@Sendable (Result<HandlerResponse, any Error>) -> Void)?
         var isCancelled = false
         var isPauseRequested = false
     }
@@ -81,7 +81,7 @@ final class CurlExchange: @unchecked Sendable {
 
     /// Starts the request; `onHead` is called once, with the final head (its body then streams through its
     /// channel) or with the error that ended the request first.
-    func start(_ onHead: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) {
+    func start(_ onHead: @escaping @Sendable (Result<HandlerResponse, any Error>) -> Void) {
         let cancelled = shared.withLock { shared -> Bool in
             shared.onHead = onHead
             return shared.isCancelled
@@ -231,7 +231,7 @@ final class CurlExchange: @unchecked Sendable {
             return
         }
         let early = earlyBody
-        deliver(HTTPResponse(platform: response, version: "HTTP/0.9", fields: [], channel: channel))
+        deliver(HandlerResponse(platform: response, version: "HTTP/0.9", fields: [], channel: channel))
         for chunk in early { channel.send(chunk) }
         end()
         channel.finish()
@@ -266,12 +266,12 @@ final class CurlExchange: @unchecked Sendable {
     }
 
     /// Hands the final head to the caller.
-    func deliver(_ response: HTTPResponse) {
+    func deliver(_ response: HandlerResponse) {
         phase = .streaming
         resumeHead(.success(response))
     }
 
-    private func resumeHead(_ result: Result<HTTPResponse, any Error>) {
+    private func resumeHead(_ result: Result<HandlerResponse, any Error>) {
         let onHead = shared.withLock { shared in
             defer { shared.onHead = nil }
             return shared.onHead

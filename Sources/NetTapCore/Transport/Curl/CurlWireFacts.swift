@@ -95,15 +95,15 @@ enum CurlWireFacts {
     }
 
     /// The header fields of a request header block as libcurl sent it (the request line skipped).
-    static func requestHeaders(_ block: UnsafeRawBufferPointer) -> HTTPHeaders {
+    static func requestHeaders(_ block: UnsafeRawBufferPointer) -> HeaderFields {
         let text = String(decoding: block, as: UTF8.self)
-        var fields: [HTTPHeaders.Field] = []
+        var fields: [HeaderFields.Field] = []
         for line in text.split(separator: "\r\n", omittingEmptySubsequences: true).dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-            fields.append(HTTPHeaders.Field(name: String(line[..<colon]), value: String(value)))
+            fields.append(HeaderFields.Field(name: String(line[..<colon]), value: String(value)))
         }
-        return HTTPHeaders(fields)
+        return HeaderFields(fields)
     }
 }
 #endif

@@ -9,11 +9,11 @@ import FoundationNetworking
 /// Bodies are always decoded (no `Content-Encoding` is applied by NetTap): the forwarding transport
 /// relays what the URL Loading System already decoded, and a handler that answers must give decoded
 /// bytes and omit `Content-Encoding`.
-public struct HTTPResponse: Sendable {
+public struct HandlerResponse: Sendable {
     /// The HTTP status code, for example `200`.
     public var statusCode: Int
     /// The response header fields in order.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The URL the response came from: the final URL after redirects.
     ///
     /// `nil` means the request's URL.
@@ -25,7 +25,7 @@ public struct HTTPResponse: Sendable {
 
     /// The platform response this value was made from, with the status, headers and URL it had then: relayed
     /// as is while they are unchanged (building a new `HTTPURLResponse` costs more than comparing).
-    package var origin: (response: HTTPURLResponse, statusCode: Int, headers: HTTPHeaders, url: URL?)?
+    package var origin: (response: HTTPURLResponse, statusCode: Int, headers: HeaderFields, url: URL?)?
 
     /// Creates a response.
     /// - Parameters:
@@ -36,7 +36,7 @@ public struct HTTPResponse: Sendable {
     ///   - body: The body; empty by default.
     public init(
         statusCode: Int,
-        headers: HTTPHeaders = [:],
+        headers: HeaderFields = [:],
         url: URL? = nil,
         httpVersion: String = "HTTP/1.1",
         body: ResponseBody = .empty
@@ -65,7 +65,7 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-extension HTTPResponse: CustomStringConvertible {
+extension HandlerResponse: CustomStringConvertible {
     /// `200 HTTP/1.1, ["Content-Type": "text/plain"]`, and the URL when it has one.
     public var description: String {
         "\(statusCode) \(httpVersion), \(headers)" + (url.map { ", \($0.absoluteString)" } ?? "")

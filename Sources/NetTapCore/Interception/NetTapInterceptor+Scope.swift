@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension Interceptor {
+extension NetTapInterceptor {
     /// Which hosts this interceptor takes at all; every host by default.
     ///
     /// A request to a host outside the scope (denied, or not on a non-empty allow list; see ``HostScope``)
@@ -19,7 +19,7 @@ extension Interceptor {
     /// denied one is captured with its redirect hops.
     ///
     /// ```swift
-    /// Interceptor.shared.scope = try .parsing(denyHosts: ["auth.example.com", "*.analytics.example"])
+    /// NetTapInterceptor.shared.scope = try .parsing(denyHosts: ["auth.example.com", "*.analytics.example"])
     /// ```
     /// Changes apply to the next request.
     public var scope: HostScope {
@@ -31,7 +31,7 @@ extension Interceptor {
     ///
     /// Set it before the first install call. `NETTAP_ENABLE=0` in the environment still turns NetTap off (see
     /// ``Activation``). When `true` in a release build, NetTap writes one line to standard error
-    /// (`NetTap is active in a release build (opted in via Interceptor.isEnabledInReleaseBuilds).`).
+    /// (`NetTap is active in a release build (opted in via NetTapInterceptor.isEnabledInReleaseBuilds).`).
     public static var isEnabledInReleaseBuilds: Bool {
         get { releaseOptIn.current }
         set { releaseOptIn.withLock { $0 = newValue } }
@@ -50,7 +50,7 @@ extension Interceptor {
     /// A slot class names its interceptor. The base class is ``shared``'s on Apple platforms (where no
     /// configuration carries a mark); on Linux, once an interceptor of one's own installed into a configuration,
     /// the base class may serve it through the configuration's mark, which `canInit` cannot see.
-    static func scopeOwner(forProtocolClass protocolClass: AnyClass) -> Interceptor? {
+    static func scopeOwner(forProtocolClass protocolClass: AnyClass) -> NetTapInterceptor? {
         if protocolClass != NetTapURLProtocol.self {
             return ProtocolSlots.interceptor(for: protocolClass)
         }

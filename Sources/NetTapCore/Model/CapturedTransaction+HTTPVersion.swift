@@ -1,6 +1,6 @@
 import Foundation
 
-extension Transaction {
+extension CapturedTransaction {
     /// The protocol the exchange used: what the transport negotiated (``WireDetails/httpVersion``), else the
     /// response's version spelled as ``WireDetails`` spells it; `nil` without either.
     package var negotiatedHTTPVersion: String? {

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Transaction: CustomStringConvertible {
+extension CapturedTransaction: CustomStringConvertible {
     /// One line: `GET https://api.example.com/v1/cart → 200 (mock, 12.3 ms)`; a failure shows its error, a
     /// transaction under way its state.
     public var description: String {

@@ -2,18 +2,18 @@ import Foundation
 
 /// A clock that moves only when a test says so, for testing delays without sleeping.
 ///
-/// Handlers sleep on `NetTapCore/TransactionContext/clock`; give the interceptor or harness a `TestClock`
+/// Handlers sleep on `NetTapCore/TransactionContext/clock`; give the interceptor or harness a `ManualClock`
 /// and call ``advance(by:)`` to wake them deterministically.
 ///
 /// ```swift
-/// let clock = TestClock()
+/// let clock = ManualClock()
 /// async let response = harness.send(request)       // a handler sleeps 300 ms
 /// await clock.waitForSleepers(count: 1)
 /// clock.advance(by: .milliseconds(300))
 /// ```
 ///
 /// Thread safety: every member may be used from any thread.
-public final class TestClock: Clock, @unchecked Sendable {
+public final class ManualClock: Clock, @unchecked Sendable {
     /// A point on the test clock: the duration since the clock was created.
     public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
         /// The time since the clock's origin.

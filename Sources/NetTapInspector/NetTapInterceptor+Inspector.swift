@@ -2,7 +2,7 @@ import Foundation
 import NetTapCore
 import NetTapShaping
 
-extension Interceptor {
+extension NetTapInterceptor {
     /// Starts the inspector: this interceptor's traffic, live in Chrome DevTools' Network panel.
     ///
     /// The inspector listens on `address:port` (127.0.0.1 and a free port by default) and writes one line to

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// The entry point: installs NetTap into URL sessions and holds the pipeline and the capture log.
 ///
 /// ```swift
-/// let interceptor = Interceptor.shared
+/// let interceptor = NetTapInterceptor.shared
 /// interceptor.handlers = [MyHeaderHandler()]
 /// let session = URLSession(configuration: interceptor.makeConfiguration())
 /// let (data, response) = try await session.data(from: url)     // seen, captured, forwarded
@@ -36,16 +36,16 @@ import FoundationNetworking
 /// (annotation `interceptor`). The shortest call:
 ///
 /// ```swift
-/// let interceptor = Interceptor()
+/// let interceptor = NetTapInterceptor()
 /// interceptor.handlers = [MyHeaderHandler()]
 /// let session = interceptor.makeSession()      // not URLSession(configuration: interceptor.makeConfiguration())
 /// ```
 ///
 /// Thread safety: every member may be used from any thread; changes apply to the next request.
-public final class Interceptor: Sendable {
+public final class NetTapInterceptor: Sendable {
     private struct Settings {
         var handlers: [any TransactionHandler] = []
-        var transport: any Transport = Interceptor.platformTransport
+        var transport: any Transport = NetTapInterceptor.platformTransport
         var bodyByteLimit = 1_048_576
         var isEnabled = true
         var clock: any Clock<Duration> = ContinuousClock()
@@ -61,7 +61,7 @@ public final class Interceptor: Sendable {
 
     /// The process-wide interceptor that every installed session uses unless a session was made by another
     /// interceptor's ``makeSession(configuration:delegate:delegateQueue:)``.
-    public static let shared = Interceptor()
+    public static let shared = NetTapInterceptor()
 
     /// The in-memory record of recent transactions and the live event stream.
     public let captureLog: CaptureLog
@@ -139,7 +139,7 @@ public final class Interceptor: Sendable {
     /// Redaction applies to the record only — the capture log's transactions, its events and observers, and
     /// so everything exported from them (HAR, cassettes, reports) — never to the traffic: the app sends and
     /// receives its real requests and responses. Each transaction is redacted once per event as it is
-    /// recorded, with the redactor in force when its request arrived; ``Transaction/redactions`` lists what
+    /// recorded, with the redactor in force when its request arrived; ``CapturedTransaction/redactions`` lists what
     /// was replaced. Set `Redactor.disabled` to capture secrets as they are (an explicit opt-out, which HAR
     /// exports of such a capture made with `Redactor.disabled` record as `"redaction": "off"`).
     public var redactor: Redactor {
@@ -204,11 +204,11 @@ public final class Interceptor: Sendable {
     func install(into configuration: URLSessionConfiguration, usingProtocolSlot: Bool) {
         guard gate.check().isActive else { return }
         let others = (configuration.protocolClasses ?? []).filter { !ProtocolSlots.isNetTap($0) }
-        let slot = self === Interceptor.shared || !usingProtocolSlot ? nil : ProtocolSlots.slotClass(for: self)
+        let slot = self === NetTapInterceptor.shared || !usingProtocolSlot ? nil : ProtocolSlots.slotClass(for: self)
         let ours: NetTapURLProtocol.Type = slot ?? NetTapURLProtocol.self
         configuration.protocolClasses = [ours] + others
-        Self.setServingMark(self === Interceptor.shared ? nil : self, on: configuration)
-        if self !== Interceptor.shared { Self.anyPrivateInstalled.withLock { $0 = true } }
+        Self.setServingMark(self === NetTapInterceptor.shared ? nil : self, on: configuration)
+        if self !== NetTapInterceptor.shared { Self.anyPrivateInstalled.withLock { $0 = true } }
         Self.anyEnabled.withLock { $0 = true }
     }
 
@@ -285,7 +285,7 @@ public final class Interceptor: Sendable {
     ///
     /// Only ``shared`` removes the global registration; another interceptor only stops serving its sessions.
     public func uninstall() {
-        if self === Interceptor.shared {
+        if self === NetTapInterceptor.shared {
             URLProtocol.unregisterClass(NetTapURLProtocol.self)
         } else {
             ProtocolSlots.release(self)
@@ -339,15 +339,15 @@ public final class Interceptor: Sendable {
 
     /// What the mark holds: the interceptor itself, kept alive by the configurations and sessions holding it.
     final class ServingMark: Sendable {
-        let interceptor: Interceptor
-        init(_ interceptor: Interceptor) { self.interceptor = interceptor }
+        let interceptor: NetTapInterceptor
+        init(_ interceptor: NetTapInterceptor) { self.interceptor = interceptor }
     }
 
     /// Whether an interceptor other than ``shared`` installed into a configuration in this process.
     static let anyPrivateInstalled = Locked(false)
     private static let hasWarnedAboutShared = Locked(false)
 
-    private static func setServingMark(_ interceptor: Interceptor?, on configuration: URLSessionConfiguration) {
+    private static func setServingMark(_ interceptor: NetTapInterceptor?, on configuration: URLSessionConfiguration) {
         #if canImport(FoundationNetworking)
         var proxies = configuration.connectionProxyDictionary ?? [:]
         if let interceptor {
@@ -361,7 +361,7 @@ public final class Interceptor: Sendable {
 
     /// Who serves a request of a session, and the note to attach when that may not be who the app meant.
     struct Serving {
-        var interceptor: Interceptor
+        var interceptor: NetTapInterceptor
         /// Set when ``shared`` serves a request whose session NetTap could not see while other interceptors exist.
         var fallbackNote: String?
     }
@@ -369,8 +369,8 @@ public final class Interceptor: Sendable {
     /// The note (and the once-per-process standard error line) for a request served by ``shared`` because the
     /// session's configuration could not be seen.
     static let fallbackNote =
-        "served by Interceptor.shared: NetTap cannot see this session's configuration on this platform, so an "
-        + "interceptor of your own (Interceptor()) does not serve it; use Interceptor.shared here"
+        "served by NetTapInterceptor.shared: NetTap cannot see this session's configuration on this platform, so an "
+        + "interceptor of your own (NetTapInterceptor()) does not serve it; use NetTapInterceptor.shared here"
 
     /// The interceptor serving a session whose configuration is `configuration` (`nil` when it cannot be seen).
     ///
@@ -399,7 +399,7 @@ public final class Interceptor: Sendable {
     }
 }
 
-/// The outcome of ``Interceptor/installForSharedSession()``.
+/// The outcome of ``NetTapInterceptor/installForSharedSession()``.
 public enum SharedSessionInstallation: Sendable, Equatable {
     /// `URLSession.shared` runs through NetTap.
     case intercepted

@@ -10,11 +10,11 @@ import FoundationNetworking
 /// repeated fields (several `Set-Cookie` lines) stay separate and in order, as HAR 1.2 `headers` requires.
 ///
 /// ```swift
-/// var headers: HTTPHeaders = ["Content-Type": "application/json"]
+/// var headers: HeaderFields = ["Content-Type": "application/json"]
 /// headers.add(name: "Set-Cookie", value: "a=1")
 /// headers["content-type"]  // "application/json"
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+public struct HeaderFields: Sendable, Hashable, Codable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One header field: a name as sent and its value.
     public struct Field: Sendable, Hashable, Codable {
         /// The field name with its original spelling, for example `Content-Type`.
@@ -147,7 +147,7 @@ public struct HTTPHeaders: Sendable, Hashable, Codable, RandomAccessCollection, 
     }
 }
 
-extension HTTPHeaders: CustomStringConvertible {
+extension HeaderFields: CustomStringConvertible {
     /// The fields as a dictionary literal, in order and with repetitions: `["Accept": "*/*", "Set-Cookie": "a=1"]`.
     public var description: String {
         guard !fields.isEmpty else { return "[:]" }
@@ -159,7 +159,7 @@ extension HTTPHeaders: CustomStringConvertible {
     }
 }
 
-extension HTTPHeaders.Field: CustomStringConvertible {
+extension HeaderFields.Field: CustomStringConvertible {
     /// `Content-Type: application/json`.
     public var description: String { "\(name): \(value)" }
 }

@@ -7,7 +7,7 @@ import Testing
 struct HTTPHeadersTests {
     @Test("looks names up case-insensitively and keeps the original spelling")
     func caseInsensitiveLookup() {
-        let headers: HTTPHeaders = ["Content-Type": "application/json"]
+        let headers: HeaderFields = ["Content-Type": "application/json"]
         #expect(headers["content-type"] == "application/json")
         #expect(headers["CONTENT-TYPE"] == "application/json")
         #expect(headers.fields.first?.name == "Content-Type")
@@ -15,7 +15,7 @@ struct HTTPHeadersTests {
 
     @Test("keeps repeated fields separate and in order")
     func repeatedFields() {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Set-Cookie", value: "a=1")
         headers.add(name: "X-Other", value: "x")
         headers.add(name: "set-cookie", value: "b=2")
@@ -26,7 +26,7 @@ struct HTTPHeadersTests {
 
     @Test("set replaces every field of the name with one, at the first position")
     func setReplaces() {
-        var headers: HTTPHeaders = ["A": "1", "B": "2", "a": "3"]
+        var headers: HeaderFields = ["A": "1", "B": "2", "a": "3"]
         headers.set(name: "a", value: "9")
         #expect(headers.fields.map(\.name) == ["A", "B"])
         #expect(headers["a"] == "9")
@@ -38,7 +38,7 @@ struct HTTPHeadersTests {
 
     @Test("a Foundation dictionary becomes fields sorted by name")
     func fromDictionary() {
-        let headers = HTTPHeaders(["b": "2", "A": "1", "c": "3"] as [AnyHashable: Any])
+        let headers = HeaderFields(["b": "2", "A": "1", "c": "3"] as [AnyHashable: Any])
         #expect(headers.fields.map(\.name) == ["A", "b", "c"])
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Transactions are values: each ``TransactionEvent`` carries a snapshot. Bodies are kept up to the
 /// interceptor's body byte limit (1 MiB by default) with the full byte count alongside.
-public struct Transaction: Sendable, Identifiable, Hashable, Codable {
+public struct CapturedTransaction: Sendable, Identifiable, Hashable, Codable {
     /// Where the transaction stands.
     public enum State: String, Sendable, Hashable, Codable {
         /// The request was sent; no response head yet.
@@ -14,7 +14,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         case receiving
         /// The response finished normally.
         case completed
-        /// The request failed; see ``Transaction/error``.
+        /// The request failed; see ``CapturedTransaction/error``.
         case failed
         /// The caller cancelled the request.
         case cancelled
@@ -45,7 +45,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
     /// token`, `response json $.access_token`), in the order found; empty when nothing was replaced or the
     /// record was not redacted.
     ///
-    /// The capture log's transactions are redacted when recorded (``Interceptor/redactor``), so this says what
+    /// The capture log's transactions are redacted when recorded (``NetTapInterceptor/redactor``), so this says what
     /// a reader of the record (or of its HAR export) cannot see. Records encoded before this field existed
     /// decode with it empty.
     public var redactions: [RedactionLocation]
@@ -74,7 +74,7 @@ public struct Transaction: Sendable, Identifiable, Hashable, Codable {
         redirects: [RedirectHop] = [],
         timings: Timings,
         error: TransactionError? = nil,
-        answeredBy: String = Transaction.answeredByNetwork,
+        answeredBy: String = CapturedTransaction.answeredByNetwork,
         annotations: [String: String] = [:],
         state: State = .pending,
         findings: [Finding] = [],
@@ -135,7 +135,7 @@ public struct CapturedRequest: Sendable, Hashable, Codable {
     /// The full URL.
     public var url: URL
     /// The header fields as sent.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body, if the request had one.
     public var body: CapturedBody?
 
@@ -145,7 +145,7 @@ public struct CapturedRequest: Sendable, Hashable, Codable {
     ///   - url: The URL.
     ///   - headers: The header fields.
     ///   - body: The body, if any.
-    public init(method: String, url: URL, headers: HTTPHeaders, body: CapturedBody? = nil) {
+    public init(method: String, url: URL, headers: HeaderFields, body: CapturedBody? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -160,7 +160,7 @@ public struct CapturedResponse: Sendable, Hashable, Codable {
     /// The protocol version, for example `HTTP/1.1`.
     public var httpVersion: String
     /// The header fields as received (on Linux, repeated fields arrive joined by `", "`).
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The final URL.
     public var url: URL
     /// The body as delivered to the caller (decoded), possibly truncated.
@@ -176,7 +176,7 @@ public struct CapturedResponse: Sendable, Hashable, Codable {
     public init(
         statusCode: Int,
         httpVersion: String = "HTTP/1.1",
-        headers: HTTPHeaders,
+        headers: HeaderFields,
         url: URL,
         body: CapturedBody? = nil
     ) {
@@ -248,7 +248,7 @@ public struct RedirectHop: Sendable, Hashable, Codable {
     /// The redirect status code (301, 302, 303, 307 or 308).
     public var statusCode: Int
     /// The redirect response's header fields, `Location` among them.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// Milliseconds from the transaction start to the redirect response.
     public var elapsedMilliseconds: Double
     /// Who answered with the redirect: `network`, or the name of the handler (a stub, a cassette).
@@ -266,9 +266,9 @@ public struct RedirectHop: Sendable, Hashable, Codable {
         method: String,
         url: URL,
         statusCode: Int,
-        headers: HTTPHeaders,
+        headers: HeaderFields,
         elapsedMilliseconds: Double,
-        answeredBy: String = Transaction.answeredByNetwork
+        answeredBy: String = CapturedTransaction.answeredByNetwork
     ) {
         self.method = method
         self.url = url

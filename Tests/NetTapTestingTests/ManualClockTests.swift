@@ -2,11 +2,11 @@ import NetTapCore
 import NetTapTesting
 import Testing
 
-@Suite("TestClock")
+@Suite("ManualClock")
 struct TestClockTests {
     @Test("waitForSleeper(until:) returns once a sleeper with that deadline exists, whichever sleeper came first")
     func waitForExactSleeper() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let origin = clock.now
         let woken = Locked<[Int]>([])
         // The 3 s sleeper registers first: waitForSleepers(count: 1) would return now, waitForSleeper not.
@@ -33,7 +33,7 @@ struct TestClockTests {
 
     @Test("waitForSleepers(count:) still returns once that many tasks sleep")
     func waitForCount() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let tasks = (1...3).map { seconds in
             Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(seconds))) }
         }
