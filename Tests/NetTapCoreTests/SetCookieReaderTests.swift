@@ -62,6 +62,31 @@ struct SetCookieReaderTests {
         #expect(pairs("x\u{1F600}, a=1") == ["a=1 path=/"])
     }
 
+    @Test("an Expires date with a combining mark or an emoji is no date (it trapped DateFormatter); the cookie stays")
+    func expiresWithWideCharacters() throws {
+        let url = try #require(URL(string: "https://fuzz.example/a"))
+        for date in [
+            "Wed, 2\u{0369} Oct 2030 07:28:00 GMT", "Wed, 21 Oct 2030 07:28:00 GMT\u{1F36A}", "W\u{0301}ed, 21 Oct",
+        ] {
+            let cookies = SetCookieReader.cookies(in: "pd=a3f; Expires=\(date); Path=/", for: url)
+            #expect(cookies.map(\.name) == ["pd"], "\(date)")
+            #expect(cookies.first?.value == "a3f")
+            #expect(cookies.first?.path == "/")
+        }
+        // A folded second cookie after the date keeps its value as sent.
+        let folded = SetCookieReader.cookies(
+            in: "a=1; Expires=Wed, 2\u{0369} Oct 2030 07:28:00 GMT, b=caf\u{00E9}",
+            for: url
+        )
+        #expect(folded.first { $0.name == "b" }?.value == "caf\u{00E9}", "\(folded.map(\.name))")
+        // The fuzzer's input, whole.
+        let found = "pd=a3fWa; Expires=Wed, 2\u{0369} Oct 20\u{FFFD}ookie: b=\u{FFFD}\u{FFFD};d,"
+        #expect(SetCookieReader.cookies(in: found, for: url).first?.name == "pd")
+        // A valid date is read as before.
+        let valid = SetCookieReader.cookies(in: "c=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT", for: url)
+        #expect(valid.first?.expiresDate != nil)
+    }
+
     @Test("values keep every character, emoji and commas included")
     func values() {
         #expect(pairs("a=\u{1F600}, \u{1F600}=2") == ["a=\u{1F600}, \u{1F600}=2 path=/"])

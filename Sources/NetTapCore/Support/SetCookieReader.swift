@@ -32,6 +32,7 @@ package enum SetCookieReader {
     private static func cookies(inLine value: String, for url: URL) -> [HTTPCookie] {
         let read = { (text: String) in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": text], for: url) }
         #if canImport(FoundationNetworking)
+        let value = Self.asciiExpires(value)
         if let safe = NameSafeField(value) { return read(safe.text).map(safe.restore) }
         #endif
         return read(value)
@@ -39,6 +40,43 @@ package enum SetCookieReader {
 }
 
 #if canImport(FoundationNetworking)
+extension SetCookieReader {
+    /// `value` with every character that is not ASCII in an `Expires` attribute's date replaced by `?`.
+    ///
+    /// swift-corelibs-foundation's `DateFormatter` (6.3), which `HTTPCookie` asks for the date, traps on a text
+    /// whose characters are not one UTF-16 unit each (a combining mark, an emoji: "Incorrect range CFRange"); a
+    /// cookie date is ASCII (RFC 6265 §5.1.1), so such a date can only fail to parse, and with `?` it does, as
+    /// the platform would ignore it. The date ends at the next `;`, or at a comma after its weekday's comma
+    /// (where a folded second cookie starts).
+    static func asciiExpires(_ value: String) -> String {
+        guard !value.allSatisfy(\.isASCII) else { return value }
+        var result = ""
+        var rest = Substring(value)
+        while let range = rest.range(of: "expires=", options: .caseInsensitive) {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let end = dateEnd(in: rest)
+            result += rest[..<end].map { $0.isASCII ? String($0) : "?" }.joined()
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+
+    /// Where a cookie date starting `text` ends: the first `;`, or the first comma that does not follow the
+    /// weekday (`Wed,`), or the end.
+    private static func dateEnd(in text: Substring) -> Substring.Index {
+        var passedWeekday = false
+        for index in text.indices {
+            if text[index] == ";" { return index }
+            guard text[index] == "," else { continue }
+            let before = text[..<index].trimmingCharacters(in: .whitespaces)
+            if passedWeekday || before.isEmpty || !before.allSatisfy(\.isLetter) { return index }
+            passedWeekday = true
+        }
+        return text.endIndex
+    }
+}
+
 /// A `Set-Cookie` value with the scalars swift-corelibs-foundation misreads in name positions replaced by `?`.
 private struct NameSafeField {
     /// The value `HTTPCookie` can read.
