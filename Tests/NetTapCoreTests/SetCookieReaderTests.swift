@@ -82,6 +82,15 @@ struct SetCookieReaderTests {
         // The fuzzer's input, whole.
         let found = "pd=a3fWa; Expires=Wed, 2\u{0369} Oct 20\u{FFFD}ookie: b=\u{FFFD}\u{FFFD};d,"
         #expect(SetCookieReader.cookies(in: found, for: url).first?.name == "pd")
+        // White space before the attribute's `=` (the fuzzer's second find).
+        let spaced = SetCookieReader.cookies(
+            in: "pd=a; Expires \t=Wed, 2\u{0369} Oct 2030; Expires=x\u{0369}",
+            for: url
+        )
+        #expect(spaced.first?.name == "pd")
+        // A comma not followed by a token and `=` does not end the date, as HTTPCookie reads it (the third find).
+        let comma = SetCookieReader.cookies(in: "pd=a; Expires=We/, 2\u{0369}W/=We/, 2\u{0369} Oct", for: url)
+        #expect(comma.first?.name == "pd")
         // A valid date is read as before.
         let valid = SetCookieReader.cookies(in: "c=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT", for: url)
         #expect(valid.first?.expiresDate != nil)

@@ -41,37 +41,42 @@ package enum SetCookieReader {
 
 #if canImport(FoundationNetworking)
 extension SetCookieReader {
-    /// `value` with every character that is not ASCII in an `Expires` attribute's date replaced by `?`.
+    /// `value` with `?` for every character of an `Expires` attribute's date that is not one UTF-16 unit.
     ///
     /// swift-corelibs-foundation's `DateFormatter` (6.3), which `HTTPCookie` asks for the date, traps on a text
     /// whose characters are not one UTF-16 unit each (a combining mark, an emoji: "Incorrect range CFRange"); a
     /// cookie date is ASCII (RFC 6265 §5.1.1), so such a date can only fail to parse, and with `?` it does, as
-    /// the platform would ignore it. The date ends at the next `;`, or at a comma after its weekday's comma
-    /// (where a folded second cookie starts).
+    /// the platform would ignore it. The date runs from `expires` (white space allowed before its `=`) to the
+    /// next `;`, or to a comma that starts a folded second cookie (`, name=`), whose value is left as sent.
     static func asciiExpires(_ value: String) -> String {
-        guard !value.allSatisfy(\.isASCII) else { return value }
+        guard value.contains(where: { $0.utf16.count != 1 }) else { return value }
         var result = ""
         var rest = Substring(value)
-        while let range = rest.range(of: "expires=", options: .caseInsensitive) {
+        // `HTTPCookie` trims the attribute's name: `Expires =` is the date too.
+        while let range = rest.range(of: #"expires\s*="#, options: [.regularExpression, .caseInsensitive]) {
             result += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
             let end = dateEnd(in: rest)
-            result += rest[..<end].map { $0.isASCII ? String($0) : "?" }.joined()
+            result += rest[..<end].map { $0.utf16.count == 1 ? String($0) : "?" }.joined()
             rest = rest[end...]
         }
         return result + rest
     }
 
-    /// Where a cookie date starting `text` ends: the first `;`, or the first comma that does not follow the
-    /// weekday (`Wed,`), or the end.
+    /// What follows a comma that separates folded cookies, as `HTTPCookie` tells them from a date's comma: white
+    /// space, an RFC 9110 token, white space and `=`.
+    private static let foldedCookieStart = #"^[ \t\r\n]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t\r\n]*="#
+
+    /// Where a cookie date starting `text` ends: the first `;`, or the first comma followed by a cookie's
+    /// `name=`, or the end.
     private static func dateEnd(in text: Substring) -> Substring.Index {
-        var passedWeekday = false
         for index in text.indices {
             if text[index] == ";" { return index }
-            guard text[index] == "," else { continue }
-            let before = text[..<index].trimmingCharacters(in: .whitespaces)
-            if passedWeekday || before.isEmpty || !before.allSatisfy(\.isLetter) { return index }
-            passedWeekday = true
+            if text[index] == ",",
+                text[text.index(after: index)...].range(of: foldedCookieStart, options: .regularExpression) != nil
+            {
+                return index
+            }
         }
         return text.endIndex
     }
