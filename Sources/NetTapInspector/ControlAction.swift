@@ -117,17 +117,12 @@ enum ControlAction: Equatable {
         return sets[index].mocks
     }
 
-    /// The query's items by name (the last of a repeated name), percent-decoded (`+` is a space, as in forms); an
-    /// item whose encoding is invalid reads as absent, so the action says it is missing.
+    /// The query's items by name (the last of a repeated name), as `URLComponents` decodes them (`+` is a space, as
+    /// in forms); a query it cannot read has no items, so the action says which one is missing.
     private static func items(_ query: String?) -> [String: String] {
-        var items: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else { continue }
-            items[name] = value
-        }
-        return items
+        let encoded = (query ?? "").replacingOccurrences(of: "+", with: "%20")
+        let items = URLComponents(string: "/?" + encoded)?.queryItems ?? []
+        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
     }
 
     /// Patterns written one per line or separated by commas, trimmed, empty ones left out.

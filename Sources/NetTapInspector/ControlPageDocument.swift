@@ -156,6 +156,7 @@ enum ControlPageDocument {
             const state = await request("POST", "/control/" + action, params);
             showError(null);
             render(state);
+            document.body.dataset.changes = String(Number(document.body.dataset.changes || 0) + 1);
             return true;
           } catch (error) {
             showError(error.message);

@@ -13,6 +13,18 @@ package struct HTTPResponseHead: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// A response head the server closes the connection after: `Content-Type`, `Content-Length`,
+    /// `Cache-Control: no-store` and `Connection: close`.
+    package static func closing(_ status: Int, _ contentType: String, count: Int) -> HTTPResponseHead {
+        HTTPResponseHead(
+            status: status,
+            fields: [
+                ("Content-Type", contentType), ("Content-Length", "\(count)"), ("Cache-Control", "no-store"),
+                ("Connection", "close"),
+            ]
+        )
+    }
+
     /// `HTTP/1.1 101 Switching Protocols` CRLF, each field CRLF, then an empty line.
     package var bytes: [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reasonPhrase(for: status))\r\n"

@@ -152,11 +152,7 @@ final class InspectorConnection: @unchecked Sendable {
             } catch {
                 mode = .closing
                 let body = Array("\(error.description)\n".utf8)
-                let fields = [
-                    ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(body.count)"),
-                    ("Connection", "close"),
-                ]
-                respond(HTTPResponseHead(status: error.status, fields: fields), body: body)
+                respond(.closing(error.status, "text/plain; charset=utf-8", count: body.count), body: body)
             }
         case .webSocket:
             handleFrames(bytes)

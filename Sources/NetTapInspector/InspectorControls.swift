@@ -31,10 +31,14 @@ package final class InspectorControls: Sendable {
 
     /// A rule the control page added: a preset for one host pattern.
     package struct HostRule: Sendable, Equatable {
-        /// The host, exactly or `*.`-prefixed for subdomains (``NetTapCore/RequestMatcher/host(_:)``).
-        package var host: String
+        /// The requests' hosts, as the host scope matches them.
+        package var pattern: HostPattern
         /// The preset's configuration name (`NetworkProfile.presets`).
         package var preset: String
+        /// That preset.
+        package var profile: NetworkProfile
+        /// The pattern in its string form.
+        package var host: String { pattern.description }
     }
 
     private struct State {
@@ -114,22 +118,21 @@ package final class InspectorControls: Sendable {
         applyShaping()
     }
 
-    /// Adds (or replaces, for the same host) a control page rule.
+    /// Adds (or replaces, for the same pattern) a control page rule.
     ///
-    /// - Throws: ``InspectorError`` for a host that is not a host name or `*.`-prefixed domain, or an unknown
-    ///   preset.
+    /// - Parameters:
+    ///   - host: A host pattern as the host scope reads it (`HostPattern`: a host, `*.domain`, `regex:…`).
+    ///   - preset: A preset's configuration name (`NetworkProfile.presets`).
+    /// - Throws: ``InspectorError`` with `HostPattern`'s reason for a pattern it refuses, or for an unknown preset.
     package func addHostRule(host: String, preset: String) throws(InspectorError) {
-        let host = host.trimmingCharacters(in: .whitespaces).lowercased()
-        let name = host.hasPrefix("*.") ? String(host.dropFirst(2)) : host
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-_:[]")
-        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard !name.isEmpty, name.allSatisfy({ allowed.contains($0) }), !labels.contains(where: \.isEmpty),
-            (try? HostPattern(host)) != nil
-        else {
-            throw InspectorError("\"\(host)\" is not a host name (or \"*.\" and a domain, for its subdomains)")
+        let pattern: HostPattern
+        do {
+            pattern = try HostPattern(host.trimmingCharacters(in: .whitespaces))
+        } catch {
+            throw InspectorError("\(error)")
         }
-        _ = try Self.preset(preset)
-        let rule = HostRule(host: host, preset: preset.lowercased())
+        let rule = HostRule(pattern: pattern, preset: preset.lowercased(), profile: try Self.preset(preset))
+        let host = rule.host
         state.withLock { state in
             state.hostRules.removeAll { $0.host == host }
             state.hostRules.append(rule)
@@ -241,8 +244,14 @@ package final class InspectorControls: Sendable {
                 profile: rule.profile
             )
         }
-        let byHost = hostRules.compactMap { rule in
-            NetworkProfile.preset(named: rule.preset).map { ShapingRule(.host(rule.host), profile: $0) }
+        let byHost = hostRules.map { rule in
+            ShapingRule(
+                RequestMatcher(description: "host \(rule.host)", specificity: 10) { request in
+                    rule.pattern.matches(host: request.url?.host ?? "")
+                        ? .matched : .missed("host outside \(rule.host)")
+                },
+                profile: rule.profile
+            )
         }
         shaper.setRules(byHost + specific + (ownShaping == nil ? original.rules : []))
         shaper.setProfile(overall ?? everything ?? (ownShaping == nil ? original.profile : nil))

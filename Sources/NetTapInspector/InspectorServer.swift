@@ -169,14 +169,14 @@ package final class InspectorServer: @unchecked Sendable {
         let isUpgrade = WebSocketHandshake.isUpgrade(head)
         if let refusal = policy.refusal(of: head, isUpgrade: isUpgrade) {
             connection.respond(
-                Self.head(403, "text/plain; charset=utf-8", count: refusal.utf8.count + 1),
+                HTTPResponseHead.closing(403, "text/plain; charset=utf-8", count: refusal.utf8.count + 1),
                 body: Array((refusal + "\n").utf8)
             )
             return
         }
         switch endpoint.reply(to: head, server: self) {
         case .response(let status, let contentType, let body, let fields):
-            var responseHead = Self.head(status, contentType, count: body.count)
+            var responseHead = HTTPResponseHead.closing(status, contentType, count: body.count)
             responseHead.fields += fields
             connection.respond(
                 responseHead,
@@ -195,15 +195,5 @@ package final class InspectorServer: @unchecked Sendable {
                 connection.respond(error.response, body: Array((error.reason + "\n").utf8))
             }
         }
-    }
-
-    private static func head(_ status: Int, _ contentType: String, count: Int) -> HTTPResponseHead {
-        HTTPResponseHead(
-            status: status,
-            fields: [
-                ("Content-Type", contentType), ("Content-Length", "\(count)"), ("Cache-Control", "no-store"),
-                ("Connection", "close"),
-            ]
-        )
     }
 }

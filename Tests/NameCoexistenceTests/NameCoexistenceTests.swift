@@ -45,6 +45,8 @@ struct NameCoexistenceTests {
         let captured: CapturedTransaction = try #require(tap.captureLog.transactions.last)
         #expect(data == Data("ok".utf8))
         #expect(captured.answeredBy == "mock" && answer.statusCode == 204)
-        #expect(manual.now == manual.now)
+        let before = manual.now
+        manual.advance(by: .seconds(5))
+        #expect(before.duration(to: manual.now) == .seconds(5))
     }
 }

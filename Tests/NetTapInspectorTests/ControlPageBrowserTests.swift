@@ -44,7 +44,10 @@ struct ControlPageBrowserTests {
         #expect(await app.get("http://app.test/x").status == 200)
 
         try await driver.type("127.0.0.1", into: "#deny")
+        let changes = try await driver.evaluate("Number(document.body.dataset.changes || 0)") as? Int ?? 0
         try await driver.click(PageDriver.selector("#scope-apply"))
+        // The page counts the changes the app accepted: wait for this one.
+        #expect(try await driver.waitUntil("Number(document.body.dataset.changes || 0) > \(changes)"))
         #expect(try await driver.waitUntil("document.getElementById('error').hidden"))
         #expect(app.interceptor.scope.denyHosts.map(\.description) == ["127.0.0.1"])
         // A bad pattern is refused on the page, in words naming it; the scope stays.

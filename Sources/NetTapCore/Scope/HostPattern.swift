@@ -177,6 +177,9 @@ public struct HostPattern: Sendable, Equatable, Hashable, CustomStringConvertibl
         }
         if text.contains("/") { throw fail("a host pattern names a host only, without scheme or path") }
         let colons = text.filter { $0 == ":" }.count
+        if colons == 0, text.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw fail("a host name has no empty label (nothing between two dots, or a leading dot)")
+        }
         if colons == 1 {
             throw fail("a host pattern names a host only; the port is not compared (write it without \":port\")")
         }

@@ -59,6 +59,14 @@ struct HostScopeTests {
             ),
             ("", #"invalid host pattern "": the host is empty"#),
             (
+                "a..b",
+                #"invalid host pattern "a..b": a host name has no empty label (nothing between two dots, or a leading dot)"#
+            ),
+            (
+                "*..example.com",
+                #"invalid host pattern "*..example.com": a host name has no empty label (nothing between two dots, or a leading dot)"#
+            ),
+            (
                 "https://example.com",
                 #"invalid host pattern "https://example.com": a host pattern names a host only, without scheme or path"#
             ),
