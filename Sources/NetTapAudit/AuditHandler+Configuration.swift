@@ -30,7 +30,7 @@ extension AuditHandler {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let imageSizeLimit = try Self.byteCount(node, "imageSizeLimit") ?? Self.defaultImageSizeLimit
         let bodyScanLimit = try Self.byteCount(node, "bodyScanLimit") ?? Self.defaultBodyScanLimit
-        let hosts = try node.array("firstPartyHosts").map { element in
+        let hosts = try node.each("firstPartyHosts") { element in
             let host = try element.stringValue()
             do {
                 _ = try HostPattern(host)
@@ -40,7 +40,7 @@ extension AuditHandler {
             return host
         }
         let known = Set(AuditRule.allCases.map(\.id))
-        let disabled = try node.array("disabledRules").map { element in
+        let disabled = try node.each("disabledRules") { element in
             let id = try element.stringValue()
             guard let rule = AuditRule(rawValue: id) else {
                 let suggestion = ConfigNode.suggestion(for: id, among: known)
@@ -70,8 +70,7 @@ extension AuditHandler {
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> AuditHandler {
-        let root = try ConfigNode.load(contentsOf: url)
-        return try AuditHandler(configuration: root.section("audit", sectionKeys: configurationKeys))
+        try loadSection(contentsOf: url)
     }
 
     /// Reads a size with an optional unit and returns it in bytes.
@@ -102,5 +101,27 @@ extension AuditHandler {
         let bytes = try member.intValue()
         guard bytes >= 0 else { throw member.error("expected a size of at least 0 bytes, found \(bytes)") }
         return bytes
+    }
+}
+
+extension AuditHandler: ConfigurationSection {
+    /// `audit`.
+    package static let sectionName = "audit"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+    /// The handler's place: `audit`.
+    package static var handlerLayer: HandlerLayer? { .audit }
+
+    /// Reads the `audit` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> AuditHandler? {
+        let audit = try AuditHandler(configuration: section)
+        return AuditHandler(
+            firstPartyHosts: audit.firstPartyHosts,
+            imageSizeLimit: audit.imageSizeLimit,
+            bodyScanLimit: audit.bodyScanLimit,
+            disabledRules: audit.disabledRules,
+            secrets: context.redactor,
+            name: audit.name
+        )
     }
 }

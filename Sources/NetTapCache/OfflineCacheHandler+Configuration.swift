@@ -133,11 +133,7 @@ extension OfflineCacheHandler {
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
     ///   ``init(configuration:baseDirectory:)``).
     public static func load(contentsOf url: URL) throws -> OfflineCacheHandler {
-        let root = try ConfigNode.load(contentsOf: url)
-        return try OfflineCacheHandler(
-            configuration: root.section("cache", sectionKeys: configurationKeys),
-            baseDirectory: url.deletingLastPathComponent()
-        )
+        try loadSection(contentsOf: url)
     }
 
     /// Reads a byte count member: a positive integer, or a string with a unit.
@@ -214,5 +210,23 @@ extension OfflineCacheHandler {
             throw element.error("unknown URLError code name \"\(name)\"; did you mean \"\(suggestion)\"?")
         }
         throw element.error("unknown URLError code name \"\(name)\"; expected one of: \(list)")
+    }
+}
+
+extension OfflineCacheHandler: ConfigurationSection {
+    /// `cache`.
+    package static let sectionName = "cache"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+    /// The handler's place: `cache`.
+    package static var handlerLayer: HandlerLayer? { .cache }
+
+    /// Reads the `cache` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> OfflineCacheHandler? {
+        guard context.checksOnly else {
+            return try OfflineCacheHandler(configuration: section, baseDirectory: context.resolvedBaseDirectory)
+        }
+        try validate(configuration: section, baseDirectory: context.resolvedBaseDirectory)
+        return nil
     }
 }

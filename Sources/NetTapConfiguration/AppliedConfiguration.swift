@@ -84,13 +84,17 @@ public struct AppliedConfiguration: Sendable {
         self.inspector = inspector
     }
 
-    /// Writes what is pending: the cassette's recordings, then the store's batch.
+    /// Writes what is pending: the cassette's recordings, then (once the capture log has handed every finished
+    /// transaction to the store) the store's batch.
     ///
     /// Call it before the process ends (a command-line tool, a test): both write in the background otherwise.
     /// - Throws: What `ReplayHandler.flush()` throws (`EncodingError`, `CocoaError`, `POSIXError`), then
     ///   `StoreError` from `TransactionStore.flush()`.
     public func flush() async throws {
         try await cassette?.flush()
-        try await store?.flush()
+        if let store {
+            await interceptor.captureLog.waitForObservers()
+            try await store.flush()
+        }
     }
 }

@@ -66,3 +66,15 @@ public struct CaptureSettings: Sendable, Hashable {
         if let isEnabled { interceptor.captureLog.isCapturing = isEnabled }
     }
 }
+
+extension CaptureSettings: ConfigurationSection {
+    /// `capture`.
+    package static let sectionName = "capture"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+
+    /// Reads the `capture` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> CaptureSettings? {
+        try CaptureSettings(configuration: section)
+    }
+}

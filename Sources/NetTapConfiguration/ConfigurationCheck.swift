@@ -38,11 +38,11 @@ public struct ConfigurationCheck: Sendable {
 extension NetTapConfiguration {
     /// Checks a `nettap.json` file and finds every error, without changing anything on disk.
     ///
-    /// Every section is read as ``load(contentsOf:)`` reads it, but a `cache` section's directory is neither
-    /// created nor opened, no store is opened and no interceptor changes. After each error the value at fault is
-    /// set aside and the file read again, so one mistake does not hide the next (see the errors' order below);
-    /// an error that only follows from one already found (`missing required key "name"` after a `name` that
-    /// is a number) is not repeated.
+    /// Every section is read once, as ``load(contentsOf:)`` reads it, but a `cache` section's directory is neither
+    /// created nor opened, no store is opened and no interceptor changes. A value at fault is reported and the
+    /// reading goes on with the rest of its object, the next array element and the next section, so one mistake
+    /// does not hide the next; an error that only follows from one already found (`missing required key
+    /// "name"` after a `name` that is a number) is not repeated.
     ///
     /// ```swift
     /// for error in NetTapConfiguration.validate(contentsOf: url) {
@@ -73,19 +73,34 @@ extension NetTapConfiguration {
             let failure = ConfigurationError(source: url.lastPathComponent, message: "\(error)")
             return ConfigurationCheck(errors: [failure], sections: [], configuration: nil)
         }
-        let text = try? Data(contentsOf: url)
-        let validation = ConfigurationValidation(
-            root: root,
-            text: text.map(JSONSyntaxDiagnosis.strippingByteOrderMark),
-            baseDirectory: url.deletingLastPathComponent()
+        let diagnostics = ConfigurationDiagnostics()
+        var configuration = try? read(
+            root.collectingDiagnostics(into: diagnostics),
+            baseDirectory: url.deletingLastPathComponent(),
+            checksOnly: true
         )
-        var configuration = validation.configuration
         configuration?.fileURL = url
+        let errors = inDocumentOrder(diagnostics.errors, text: try? Data(contentsOf: url))
         let present = Set(((try? root.members()) ?? []).filter { $0.node.value != .null }.map(\.key))
         return ConfigurationCheck(
-            errors: validation.errors,
+            errors: errors,
             sections: sectionNames.filter(present.contains),
-            configuration: validation.errors.isEmpty ? configuration : nil
+            configuration: errors.isEmpty ? configuration : nil
         )
+    }
+
+    /// The errors sorted by where their places are written in the file (those whose place is not found last),
+    /// keeping the order found between errors at one place.
+    private static func inDocumentOrder(
+        _ errors: [(error: ConfigurationError, place: String)],
+        text: Data?
+    ) -> [ConfigurationError] {
+        let offsets =
+            text.map { JSONTextLayout.valueOffsets(in: JSONSyntaxDiagnosis.strippingByteOrderMark($0)) } ?? [:]
+        return errors.enumerated().sorted { lhs, rhs in
+            let left = offsets[lhs.element.place] ?? Int.max
+            let right = offsets[rhs.element.place] ?? Int.max
+            return (left, lhs.offset) < (right, rhs.offset)
+        }.map(\.element.error)
     }
 }

@@ -73,3 +73,15 @@ public struct InstallSettings: Sendable, Hashable {
         )
     }
 }
+
+extension InstallSettings: ConfigurationSection {
+    /// `install`.
+    package static let sectionName = "install"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+
+    /// Reads the `install` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> InstallSettings? {
+        try InstallSettings(configuration: section)
+    }
+}

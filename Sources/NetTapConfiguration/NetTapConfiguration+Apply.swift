@@ -16,17 +16,11 @@ extension NetTapConfiguration {
     /// ```
     ///  app ─▶ audit ─▶ shaping ─▶ integrity ─▶ mock ─▶ files ─▶ cassette ─▶ cache ─▶ transport ─▶ network
     /// ```
-    /// - `audit` (`AuditHandler`) is outermost, so it sees what the app sends and what the app finally
-    ///   receives, whoever answers.
-    /// - `shaping` (`ShapingHandler`) slows down or fails every answer alike: mocks, files and replays are shaped
-    ///   as the network would be.
-    /// - `integrity` (`IntegrityHandler`) checks whatever answers below it (a stub, a mounted file, a cassette,
-    ///   the cache or the network) and falls back to bundled copies.
-    /// - `mock` (`MockHandler`) answers from stubs and scenarios; unmatched requests pass on.
-    /// - `files` (`LocalFilesHandler`) answers from mounted folders.
-    /// - `cassette` (`ReplayHandler`) replays recordings, and records what reaches it from below.
-    /// - `cache` (`OfflineCacheHandler`) is innermost, next to the network whose failures it covers.
-    public static let handlerOrder = ["audit", "shaping", "integrity", "mock", "files", "cassette", "cache"]
+    /// The audit sees what the app sends and finally receives, whoever answers; shaping slows down or fails
+    /// every answer alike (mocks, files and replays are shaped as the network would be); integrity checks
+    /// whatever answers below it; the cache is next to the network whose failures it covers. The DocC article
+    /// "Configuration" explains each place.
+    public static let handlerOrder = registry.compactMap(\.layer).sorted().map(\.rawValue)
 
     /// The configured handlers in ``handlerOrder``, with a new `MockSet` for the `mocks` section.
     ///
@@ -46,14 +40,15 @@ extension NetTapConfiguration {
                 )
             }
         }
-        var handlers: [any TransactionHandler] = []
-        if let audit { handlers.append(audit) }
-        if let shaper { handlers.append(ShapingHandler(shaper: shaper)) }
-        if let integrity { handlers.append(integrity) }
-        if let mockSet { handlers.append(MockHandler(mocks: mockSet, redactor: redactor)) }
-        if let files { handlers.append(files) }
-        if let cassette { handlers.append(cassette) }
-        if let cache { handlers.append(cache) }
+        var layered: [(layer: HandlerLayer, handler: any TransactionHandler)] = []
+        if let audit { layered.append((.audit, audit)) }
+        if let shaper { layered.append((.shaping, ShapingHandler(shaper: shaper))) }
+        if let integrity { layered.append((.integrity, integrity)) }
+        if let mockSet { layered.append((.mock, MockHandler(mocks: mockSet, redactor: redactor))) }
+        if let files { layered.append((.files, files)) }
+        if let cassette { layered.append((.cassette, cassette)) }
+        if let cache { layered.append((.cache, cache)) }
+        let handlers = layered.sorted { $0.layer < $1.layer }.map(\.handler)
         return (handlers, mockSet)
     }
 
@@ -62,8 +57,10 @@ extension NetTapConfiguration {
     /// In order:
     /// 1. `install.enabledInReleaseBuilds`, when given, sets `NetTapInterceptor.isEnabledInReleaseBuilds`.
     /// 2. `scope` sets `interceptor.scope`; `capture` sets the capture log's capacity and the body byte limit.
-    /// 3. `interceptor.handlers` is replaced by the configured handlers in ``handlerOrder`` (emptied when the file
-    ///    configures none).
+    /// 3. The configured handlers join `interceptor.handlers` in ``handlerOrder``: each replaces a handler of
+    ///    its own kind already there (so applying again replaces what the last apply put in), or goes before the
+    ///    first of NetTap's handlers that belongs further in, else last. Handlers the app added itself stay where
+    ///    they are; a configuration without handler sections changes no handler.
     /// 4. `store` opens (or creates) the SQLite store and adds it as an observer of `interceptor.captureLog`.
     /// 5. `install.sharedSession` calls `interceptor.installForSharedSession()` (`URLSession.shared` is served by
     ///    `NetTapInterceptor.shared`, so apply to `.shared` for it).
@@ -99,7 +96,7 @@ extension NetTapConfiguration {
         if let trust { interceptor.trustRules = trust }
         capture?.apply(to: interceptor)
         if let redaction { interceptor.redactor = redaction }
-        interceptor.handlers = handlers
+        interceptor.handlers = Self.placing(handlers, among: interceptor.handlers)
         let token = transactionStore.map { interceptor.captureLog.addObserver($0) }
         let installation = install?.sharedSession == true ? interceptor.installForSharedSession() : nil
         var runningInspector: DevToolsInspector?

@@ -53,10 +53,7 @@ import NetTapStore
 /// change nothing on disk.
 public struct NetTapConfiguration: Sendable {
     /// The sections a `nettap.json` may have, in the order they are read and reported.
-    public static let sectionNames = [
-        "install", "scope", "trust", "capture", "redaction", "mocks", "cassette", "shaping", "files", "integrity",
-        "cache", "audit", "store", "inspector",
-    ]
+    public static let sectionNames = registry.map(\.name)
 
     /// The top-level keys a `nettap.json` may have: the ``sectionNames`` and `$schema`.
     public static let configurationKeys = Set(sectionNames + ["$schema"])
@@ -96,7 +93,7 @@ public struct NetTapConfiguration: Sendable {
     /// The file the configuration was read from, or `nil` for one read from a node.
     public var fileURL: URL?
 
-    /// An empty configuration: no section, nothing changes when applied except the handler list (emptied).
+    /// An empty configuration: no section; applying it changes nothing.
     public init() {}
 
     /// The redactor of the `redaction` section, `Redactor.default` without one.
@@ -104,13 +101,7 @@ public struct NetTapConfiguration: Sendable {
 
     /// The names of the sections present, in ``sectionNames`` order.
     public var sections: [String] {
-        let present: [String: Bool] = [
-            "install": install != nil, "scope": scope != nil, "trust": trust != nil, "capture": capture != nil,
-            "redaction": redaction != nil, "mocks": mocks != nil, "cassette": cassette != nil,
-            "shaping": shaper != nil, "files": files != nil, "integrity": integrity != nil, "cache": cache != nil,
-            "audit": audit != nil, "store": store != nil, "inspector": inspector != nil,
-        ]
-        return Self.sectionNames.filter { present[$0] == true }
+        Self.registry.filter { $0.isPresent(self) }.map(\.name)
     }
 
     /// Reads a `nettap.json` file.
@@ -133,8 +124,7 @@ public struct NetTapConfiguration: Sendable {
     /// - Throws: `ConfigurationError` for the first problem, as ``load(contentsOf:)`` does.
     package static func load(contentsOf url: URL, opensCache: Bool) throws -> NetTapConfiguration {
         let root = try ConfigNode.load(contentsOf: url)
-        var (configuration, errors) = read(root, baseDirectory: url.deletingLastPathComponent(), opensCache: opensCache)
-        if let first = errors.first { throw first.error }
+        var configuration = try read(root, baseDirectory: url.deletingLastPathComponent(), checksOnly: !opensCache)
         configuration.fileURL = url
         return configuration
     }
@@ -159,94 +149,6 @@ public struct NetTapConfiguration: Sendable {
     ///     current directory.
     /// - Throws: `ConfigurationError` for the first problem, as ``load(contentsOf:)`` does.
     public init(configuration root: ConfigNode, baseDirectory: URL?) throws {
-        let (configuration, errors) = Self.read(root, baseDirectory: baseDirectory)
-        if let first = errors.first { throw first.error }
-        self = configuration
-    }
-
-    /// Reads every section, each on its own, and collects one error per section that has a problem.
-    ///
-    /// - Parameters:
-    ///   - root: The document's root.
-    ///   - baseDirectory: The folder relative paths resolve against.
-    ///   - opensCache: Whether a `cache` section opens its cache (creating its directory); when `false` the
-    ///     section is only checked and ``cache`` stays `nil`, so reading touches no file system state.
-    /// - Returns: What could be read, and the errors, each with the top-level key it came from: unknown
-    ///   top-level keys first (by name), then one per section in ``sectionNames`` order.
-    static func read(
-        _ root: ConfigNode,
-        baseDirectory: URL?,
-        opensCache: Bool = true
-    ) -> (NetTapConfiguration, [(section: String, error: ConfigurationError)]) {
-        var configuration = NetTapConfiguration()
-        var errors: [(section: String, error: ConfigurationError)] = []
-        let members: [(key: String, node: ConfigNode)]
-        do {
-            members = try root.members()
-        } catch {
-            let error = root.error("expected a nettap.json object, found \(root.value.kindDescription)")
-            return (configuration, [("", error)])
-        }
-        for (key, node) in members where !configurationKeys.contains(key) {
-            let hint =
-                ConfigNode.suggestion(for: key, among: configurationKeys).map { "did you mean \"\($0)\"?" }
-                ?? "expected one of: \(configurationKeys.sorted().joined(separator: ", "))"
-            errors.append((key, node.error("unknown key \"\(key)\"; \(hint)")))
-        }
-        let sections = Dictionary(
-            uniqueKeysWithValues: members.filter { $0.node.value != .null }.map { ($0.key, $0.node) }
-        )
-        func read(_ name: String, _ body: (ConfigNode) throws -> Void) {
-            guard let node = sections[name] else { return }
-            do {
-                try body(node)
-            } catch let error as ConfigurationError {
-                errors.append((name, error))
-            } catch {
-                errors.append((name, node.error("\(error)")))
-            }
-        }
-        read("install") { configuration.install = try InstallSettings(configuration: $0) }
-        read("scope") { configuration.scope = try HostScope(configuration: $0) }
-        read("trust") { configuration.trust = try TrustRule.rules(configuration: $0, baseDirectory: baseDirectory) }
-        read("capture") { configuration.capture = try CaptureSettings(configuration: $0) }
-        read("redaction") { configuration.redaction = try Redactor(configuration: $0) }
-        let redactor = configuration.redactor
-        read("mocks") { configuration.mocks = try MockConfiguration(node: $0, baseDirectory: baseDirectory) }
-        read("cassette") {
-            configuration.cassette = try ReplayHandler(
-                configuration: $0,
-                baseDirectory: baseDirectory,
-                redactor: redactor
-            )
-        }
-        read("shaping") { configuration.shaper = try NetworkShaper(configuration: $0) }
-        read("files") { configuration.files = try LocalFilesHandler(configuration: $0, baseDirectory: baseDirectory) }
-        read("integrity") {
-            configuration.integrity = try IntegrityHandler(configuration: $0, baseDirectory: baseDirectory)
-        }
-        read("cache") {
-            let base =
-                baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            if opensCache {
-                configuration.cache = try OfflineCacheHandler(configuration: $0, baseDirectory: base)
-            } else {
-                try OfflineCacheHandler.validate(configuration: $0, baseDirectory: base)
-            }
-        }
-        read("audit") {
-            let audit = try AuditHandler(configuration: $0)
-            configuration.audit = AuditHandler(
-                firstPartyHosts: audit.firstPartyHosts,
-                imageSizeLimit: audit.imageSizeLimit,
-                bodyScanLimit: audit.bodyScanLimit,
-                disabledRules: audit.disabledRules,
-                secrets: redactor,
-                name: audit.name
-            )
-        }
-        read("store") { configuration.store = try StoreConfiguration(configuration: $0, baseDirectory: baseDirectory) }
-        read("inspector") { configuration.inspector = try InspectorSettings(configuration: $0) }
-        return (configuration, errors)
+        self = try Self.read(root, baseDirectory: baseDirectory)
     }
 }

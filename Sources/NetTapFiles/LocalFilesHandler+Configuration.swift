@@ -23,7 +23,7 @@ extension LocalFilesHandler {
     ///   suggestion), a wrong type, an invalid prefix or a missing directory.
     public init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
-        let mounts = try node.array("mounts").map { try FileMount(configuration: $0, baseDirectory: baseDirectory) }
+        let mounts = try node.each("mounts") { try FileMount(configuration: $0, baseDirectory: baseDirectory) }
         self.init(mounts: mounts)
     }
 
@@ -33,9 +33,7 @@ extension LocalFilesHandler {
     /// - Returns: The handler.
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem.
     public static func load(contentsOf url: URL) throws -> LocalFilesHandler {
-        let root = try ConfigNode.load(contentsOf: url)
-        let section = try root.section("files", sectionKeys: configurationKeys)
-        return try LocalFilesHandler(configuration: section, baseDirectory: url.deletingLastPathComponent())
+        try loadSection(contentsOf: url)
     }
 }
 
@@ -77,5 +75,19 @@ extension FileMount {
                     : "directory \"\(directoryText)\" not found (\(url.standardizedFileURL.path))"
             )
         }
+    }
+}
+
+extension LocalFilesHandler: ConfigurationSection {
+    /// `files`.
+    package static let sectionName = "files"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+    /// The handler's place: `files`.
+    package static var handlerLayer: HandlerLayer? { .files }
+
+    /// Reads the `files` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> LocalFilesHandler? {
+        try LocalFilesHandler(configuration: section, baseDirectory: context.baseDirectory)
     }
 }

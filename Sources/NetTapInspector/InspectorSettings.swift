@@ -65,3 +65,15 @@ public struct InspectorSettings: Sendable, Hashable {
         return try interceptor.startInspector(address: address, port: port)
     }
 }
+
+extension InspectorSettings: ConfigurationSection {
+    /// `inspector`.
+    package static let sectionName = "inspector"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+
+    /// Reads the `inspector` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> InspectorSettings? {
+        try InspectorSettings(configuration: section)
+    }
+}

@@ -13,9 +13,7 @@ extension IntegrityHandler {
     /// - Returns: The handler.
     /// - Throws: `ConfigurationError` naming the file and JSON path of the first problem.
     public static func load(contentsOf url: URL) throws -> IntegrityHandler {
-        let root = try ConfigNode.load(contentsOf: url)
-        let section = try root.section("integrity", sectionKeys: configurationKeys)
-        return try IntegrityHandler(configuration: section, baseDirectory: url.deletingLastPathComponent())
+        try loadSection(contentsOf: url)
     }
 
     /// Creates the handler from configuration JSON: the `integrity` section of `nettap.json`.
@@ -56,7 +54,7 @@ extension IntegrityHandler {
         if limit < 1, let limitNode = try node.child("bufferByteLimit") {
             throw limitNode.error("bufferByteLimit must be at least 1 byte, found \(limit)")
         }
-        let rules = try node.array("rules").map { try IntegrityRule(configuration: $0, baseDirectory: baseDirectory) }
+        let rules = try node.each("rules") { try IntegrityRule(configuration: $0, baseDirectory: baseDirectory) }
         self.init(rules: rules, bufferByteLimit: limit)
     }
 }
@@ -173,5 +171,19 @@ extension IntegrityRule {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         guard let baseDirectory else { return URL(fileURLWithPath: path).standardizedFileURL }
         return baseDirectory.appendingPathComponent(path).standardizedFileURL
+    }
+}
+
+extension IntegrityHandler: ConfigurationSection {
+    /// `integrity`.
+    package static let sectionName = "integrity"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+    /// The handler's place: `integrity`.
+    package static var handlerLayer: HandlerLayer? { .integrity }
+
+    /// Reads the `integrity` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> IntegrityHandler? {
+        try IntegrityHandler(configuration: section, baseDirectory: context.baseDirectory)
     }
 }

@@ -86,9 +86,7 @@ public struct MockConfiguration: Sendable {
     /// - Returns: The configuration.
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem.
     public static func load(contentsOf url: URL) throws -> MockConfiguration {
-        let root = try ConfigNode.load(contentsOf: url)
-        let section = try root.section("mocks", sectionKeys: sectionKeys)
-        return try MockConfiguration(node: section, baseDirectory: url.deletingLastPathComponent())
+        try loadSection(contentsOf: url)
     }
 
     /// Reads the `mocks` section from a node.
@@ -102,7 +100,7 @@ public struct MockConfiguration: Sendable {
         let reader = MockConfigurationReader(baseDirectory: baseDirectory)
         stubs = try reader.stubs(in: node)
         var names: Set<String> = []
-        scenarios = try node.array("scenarios").map { scenarioNode in
+        scenarios = try node.each("scenarios") { scenarioNode in
             try scenarioNode.rejectUnknownKeys(allowed: ["name", "stubs"])
             let name = try scenarioNode.requiredString("name")
             guard names.insert(name).inserted else {
@@ -191,5 +189,17 @@ public struct MockConfiguration: Sendable {
             configuration.stubs.append(stub)
         }
         try configuration.write(to: url)
+    }
+}
+
+extension MockConfiguration: ConfigurationSection {
+    /// `mocks`.
+    package static let sectionName = "mocks"
+    /// The handler's place: `mock`.
+    package static var handlerLayer: HandlerLayer? { .mock }
+
+    /// Reads the `mocks` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> MockConfiguration? {
+        try MockConfiguration(node: section, baseDirectory: context.baseDirectory)
     }
 }

@@ -17,7 +17,7 @@ struct MockConfigurationReader {
 
     func stubs(in node: ConfigNode) throws -> [Stub] {
         var names: Set<String> = []
-        return try node.array("stubs").map { stubNode in
+        return try node.each("stubs") { stubNode in
             let stub = try stub(stubNode)
             guard names.insert(stub.name).inserted else {
                 throw try stubNode.requiredChild("name").error("stub \"\(stub.name)\" is defined twice here")

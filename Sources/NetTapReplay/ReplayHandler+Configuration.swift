@@ -81,12 +81,7 @@ extension ReplayHandler {
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
     ///   ``init(configuration:baseDirectory:redactor:)``).
     public static func load(contentsOf url: URL, redactor: Redactor = .default) throws -> ReplayHandler {
-        let root = try ConfigNode.load(contentsOf: url)
-        return try ReplayHandler(
-            configuration: root.child("cassette") ?? root,
-            baseDirectory: url.deletingLastPathComponent(),
-            redactor: redactor
-        )
+        try loadSection(contentsOf: url, redactor: redactor)
     }
 }
 
@@ -122,6 +117,24 @@ extension CassetteMatching {
             ignoredQueryItems: Set(try node.array("ignoredQueryItems").map { try $0.stringValue() }),
             headers: try node.array("headers").map { try $0.stringValue() },
             body: body
+        )
+    }
+}
+
+extension ReplayHandler: ConfigurationSection {
+    /// `cassette`.
+    package static let sectionName = "cassette"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+    /// The handler's place: `cassette`.
+    package static var handlerLayer: HandlerLayer? { .cassette }
+
+    /// Reads the `cassette` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> ReplayHandler? {
+        try ReplayHandler(
+            configuration: section,
+            baseDirectory: context.baseDirectory,
+            redactor: context.redactor
         )
     }
 }

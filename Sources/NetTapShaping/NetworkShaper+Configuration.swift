@@ -25,7 +25,7 @@ extension NetworkShaper {
     public convenience init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let profile = try node.presentMember("profile").map(NetworkProfile.init(configuration:))
-        let rules = try node.array("rules").map(ShapingRule.init(configuration:))
+        let rules = try node.each("rules", ShapingRule.init(configuration:))
         self.init(profile: profile, rules: rules)
     }
 
@@ -39,8 +39,7 @@ extension NetworkShaper {
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> NetworkShaper {
-        let root = try ConfigNode.load(contentsOf: url)
-        return try NetworkShaper(configuration: root.section("shaping", sectionKeys: configurationKeys))
+        try loadSection(contentsOf: url)
     }
 }
 
@@ -199,5 +198,19 @@ extension ConfigNode {
     fileprivate func presentMember(_ key: String) throws -> ConfigNode? {
         guard let node = try child(key), node.value != .null else { return nil }
         return node
+    }
+}
+
+extension NetworkShaper: ConfigurationSection {
+    /// `shaping`.
+    package static let sectionName = "shaping"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+    /// The handler's place: `shaping`.
+    package static var handlerLayer: HandlerLayer? { .shaping }
+
+    /// Reads the `shaping` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> NetworkShaper? {
+        try NetworkShaper(configuration: section)
     }
 }

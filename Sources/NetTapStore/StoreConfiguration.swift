@@ -101,3 +101,15 @@ public struct StoreConfiguration: Sendable, Hashable {
         return try TransactionStore(url: url, mode: .readWrite, limits: limits)
     }
 }
+
+extension StoreConfiguration: ConfigurationSection {
+    /// `store`.
+    package static let sectionName = "store"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+
+    /// Reads the `store` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> StoreConfiguration? {
+        try StoreConfiguration(configuration: section, baseDirectory: context.baseDirectory)
+    }
+}

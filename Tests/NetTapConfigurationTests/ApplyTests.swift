@@ -119,22 +119,50 @@ struct ApplyTests {
         try await applied.flush()
         let store = try #require(applied.store)
         let stored = try await store.transactions()
-        #expect(stored.count == 3)
+        #expect(stored.count == 3, "\(stored.map(\.description)) \(interceptor.handlers.map(\.name))")
         #expect(Set(stored.map(\.answeredBy)) == ["mock", "files"])
     }
 
-    @Test("an empty configuration leaves scope and capture as they are and empties the handlers")
+    @Test("an empty configuration leaves scope, capture and the handlers as they are")
     func emptyConfiguration() throws {
         let interceptor = NetTapInterceptor(captureCapacity: 7)
-        interceptor.handlers = [ShapingHandler(shaper: NetworkShaper())]
+        let shaping = ShapingHandler(shaper: NetworkShaper())
+        interceptor.handlers = [shaping]
         let scope = try HostScope.parsing(denyHosts: ["a.example"])
         interceptor.scope = scope
         let applied = try NetTapConfiguration().apply(to: interceptor)
-        #expect(interceptor.handlers.isEmpty)
+        #expect(interceptor.handlers.map(\.name) == [shaping.name])
         #expect(applied.handlers.isEmpty)
         #expect(interceptor.scope == scope)
         #expect(interceptor.captureLog.capacity == 7)
         #expect(applied.store == nil && applied.mocks == nil && applied.shaper == nil)
+    }
+
+    @Test("apply keeps the app's own handlers and puts its own in the canonical order among them")
+    func keepsAppHandlers() throws {
+        let folder = try TemporaryFolder(prefix: "nettap-apply-keep")
+        let url = folder.url.appendingPathComponent("nettap.json")
+        try Data(
+            #"{"audit": {}, "mocks": {"stubs": [{"name": "a", "match": {"path": "/a"}, "response": {"status": 204}}]}, "shaping": {}}"#
+                .utf8
+        ).write(to: url)
+        let configuration = try NetTapConfiguration.load(contentsOf: url)
+        let interceptor = NetTapInterceptor()
+        let outer = NamedPassThrough(name: "app-outer")
+        let inner = NamedPassThrough(name: "app-inner")
+        let cache = OfflineCacheHandler(cache: try OfflineCache(directory: folder.url.appendingPathComponent("cache")))
+        interceptor.handlers = [outer, cache, inner]
+        try configuration.apply(to: interceptor)
+        let kinds = interceptor.handlers.map { handler in
+            (handler as? NamedPassThrough)?.name ?? String(describing: type(of: handler))
+        }
+        #expect(
+            kinds == ["app-outer", "AuditHandler", "ShapingHandler", "MockHandler", "OfflineCacheHandler", "app-inner"]
+        )
+        // Applying again replaces the configured handlers instead of adding a second set.
+        try configuration.apply(to: interceptor)
+        #expect(interceptor.handlers.count == kinds.count)
+        #expect(interceptor.handlers.first is NamedPassThrough)
     }
 
     @Test("capture.enabled false pauses capture; a value that is not a boolean is refused at its path")
@@ -193,5 +221,14 @@ struct ApplyTests {
         let folder = try TemporaryFolder(prefix: "nettap-bundle")
         let bundle = try #require(Bundle(path: folder.url.path))
         #expect(try NetTapConfiguration.load(from: bundle) == nil)
+    }
+}
+
+/// An app's own handler that passes every request on.
+private struct NamedPassThrough: TransactionHandler {
+    let name: String
+
+    func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
+        try await next(request)
     }
 }

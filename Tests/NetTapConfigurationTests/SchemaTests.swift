@@ -73,19 +73,22 @@ struct SchemaTests {
         }
     }
 
-    /// The keys each reader accepts, by the schema location that documents them.
+    /// The keys each reader accepts, by the schema location that documents them: each section's from the
+    /// configuration layer's registry, the objects inside sections from their readers.
     private var readerKeys: [String: Set<String>] {
+        let sections = Dictionary(
+            uniqueKeysWithValues: NetTapConfiguration.sectionKeys.map { ("/properties/\($0.key)", $0.value) }
+        )
+        return sections.merging(insideSectionKeys) { registry, _ in registry }
+    }
+
+    /// The keys of the objects inside sections, by schema location.
+    private var insideSectionKeys: [String: Set<String>] {
         let responseKeys = MockConfigurationReader.responseKeys
         return [
             "": NetTapConfiguration.configurationKeys,
-            "/properties/install": InstallSettings.configurationKeys,
-            "/properties/scope": HostScope.configurationKeys,
-            "/properties/trust": TrustRule.sectionKeys,
             "/properties/trust/properties/rules/items": TrustRule.configurationKeys,
-            "/properties/capture": CaptureSettings.configurationKeys,
-            "/properties/redaction": Redactor.configurationKeys,
             "/$defs/redactionRule": RedactionRule.configurationKeys,
-            "/properties/mocks": MockConfiguration.sectionKeys,
             // MockConfiguration(node:baseDirectory:) reads a scenario's keys inline.
             "/properties/mocks/properties/scenarios/items": ["name", "stubs"],
             "/$defs/stub": MockConfigurationReader.stubKeys,
@@ -94,24 +97,16 @@ struct SchemaTests {
             // MockConfigurationReader reads the array form of response headers inline.
             "/$defs/responseFields/properties/headers/oneOf/0/items": ["name", "value"],
             "/$defs/matcher": RequestMatcher.configurationKeys,
-            "/properties/cassette": ReplayHandler.configurationKeys,
             "/properties/cassette/properties/matching": CassetteMatching.configurationKeys,
-            "/properties/shaping": NetworkShaper.configurationKeys,
             // ShapingRule.init(configuration:) reads its keys inline.
             "/properties/shaping/properties/rules/items": ["match", "profile"],
             "/$defs/networkProfile/oneOf/1": NetworkProfile.configurationKeys,
-            "/properties/files": LocalFilesHandler.configurationKeys,
             "/properties/files/properties/mounts/items": FileMount.configurationKeys,
-            "/properties/integrity": IntegrityHandler.configurationKeys,
             "/$defs/integrityRule": IntegrityRule.configurationKeys,
             // IntegrityRule.init(configuration:baseDirectory:) reads expect and fallback inline.
             "/$defs/integrityRule/properties/expect/oneOf/1": ["manifest"],
             "/$defs/integrityRule/properties/expect/oneOf/2": ["digest"],
             "/$defs/integrityRule/properties/fallback": ["directory", "files"],
-            "/properties/cache": OfflineCacheHandler.configurationKeys,
-            "/properties/audit": AuditHandler.configurationKeys,
-            "/properties/store": StoreConfiguration.configurationKeys,
-            "/properties/inspector": InspectorSettings.configurationKeys,
         ]
     }
 

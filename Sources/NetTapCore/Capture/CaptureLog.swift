@@ -179,6 +179,17 @@ public final class CaptureLog: Sendable {
         }
     }
 
+    /// Waits until every event recorded so far has reached every observer and event stream.
+    ///
+    /// Observers are called asynchronously, so a transaction the app has seen finish may not have reached a
+    /// store yet; call this before flushing one (`AppliedConfiguration.flush()` does).
+    public func waitForObservers() async {
+        settle()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+
     /// Records the event `make` builds on the log's recording queue, so the redaction and bookkeeping of a
     /// snapshot do not delay the request it describes; events of one transaction keep their order.
     ///

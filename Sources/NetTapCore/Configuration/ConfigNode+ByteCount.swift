@@ -12,6 +12,11 @@ extension ConfigNode {
     /// - Throws: ``ConfigurationError`` at this node's path when the value is neither an integer nor a string,
     ///   has an unknown unit, or is below `minimum`.
     public func byteCountValue(minimum: Int = 0) throws -> Int {
+        try recovering(minimum) { try byteCount(atLeast: minimum) }
+    }
+
+    /// The size, or the error ``byteCountValue(minimum:)`` reports.
+    private func byteCount(atLeast minimum: Int) throws -> Int {
         let bytes: Int
         if case .string(let text) = value {
             guard let parsed = Self.bytes(parsing: text) else {

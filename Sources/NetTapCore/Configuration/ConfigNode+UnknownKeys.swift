@@ -16,11 +16,11 @@ extension ConfigNode {
     ///   key is unknown.
     public func rejectUnknownKeys(allowed: Set<String>) throws {
         for key in try keys where !allowed.contains(key) {
-            let place = ConfigNode(value: value[key] ?? .null, path: JSONPath.appending(key, to: path), source: source)
-            if let suggestion = Self.suggestion(for: key, among: allowed) {
-                throw place.error("unknown key \"\(key)\"; did you mean \"\(suggestion)\"?")
-            }
-            throw place.error("unknown key \"\(key)\"; expected one of: \(allowed.sorted().joined(separator: ", "))")
+            let place = descendant(value[key] ?? .null, at: JSONPath.appending(key, to: path))
+            let hint =
+                Self.suggestion(for: key, among: allowed).map { "did you mean \"\($0)\"?" }
+                ?? "expected one of: \(allowed.sorted().joined(separator: ", "))"
+            try recovering(()) { throw place.error("unknown key \"\(key)\"; \(hint)") }
         }
     }
 

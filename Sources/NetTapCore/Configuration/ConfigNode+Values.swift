@@ -4,8 +4,10 @@ extension ConfigNode {
     /// - Returns: The string.
     /// - Throws: ``ConfigurationError`` `expected a string, found …` at this node's path.
     public func stringValue() throws -> String {
-        guard case .string(let string) = value else { throw typeMismatch(expected: "a string") }
-        return string
+        try recovering("") {
+            guard case .string(let string) = value else { throw typeMismatch(expected: "a string") }
+            return string
+        }
     }
 
     /// This value as a whole number; a number with a zero fraction (`2.0`) is accepted.
@@ -13,6 +15,11 @@ extension ConfigNode {
     /// - Returns: The integer.
     /// - Throws: ``ConfigurationError`` `expected an integer, found …` at this node's path.
     public func intValue() throws -> Int {
+        try recovering(0) { try exactInteger() }
+    }
+
+    /// The value as an `Int`, or the error ``intValue()`` reports.
+    private func exactInteger() throws -> Int {
         switch value {
         case .integer(let integer):
             if let result = Int(exactly: integer) { return result }
@@ -30,10 +37,12 @@ extension ConfigNode {
     /// - Returns: The number.
     /// - Throws: ``ConfigurationError`` `expected a number, found …` at this node's path.
     public func doubleValue() throws -> Double {
-        switch value {
-        case .integer(let integer): return Double(integer)
-        case .number(let number): return number
-        default: throw typeMismatch(expected: "a number")
+        try recovering(0) {
+            switch value {
+            case .integer(let integer): return Double(integer)
+            case .number(let number): return number
+            default: throw typeMismatch(expected: "a number")
+            }
         }
     }
 
@@ -42,8 +51,10 @@ extension ConfigNode {
     /// - Returns: The boolean.
     /// - Throws: ``ConfigurationError`` `expected a boolean, found …` at this node's path.
     public func boolValue() throws -> Bool {
-        guard case .bool(let bool) = value else { throw typeMismatch(expected: "a boolean") }
-        return bool
+        try recovering(false) {
+            guard case .bool(let bool) = value else { throw typeMismatch(expected: "a boolean") }
+            return bool
+        }
     }
 
     /// An optional string member.

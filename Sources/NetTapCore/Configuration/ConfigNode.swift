@@ -24,6 +24,9 @@ public struct ConfigNode: Sendable, Equatable {
     public var path: String
     /// The input's name, usually the file name; `nil` for configuration built in code.
     public var source: String?
+    /// Where this node and the nodes read from it report problems they can go on after, or `nil` to throw
+    /// the first (see `ConfigurationDiagnostics`).
+    package var diagnostics: ConfigurationDiagnostics?
 
     /// Wraps a value.
     ///
@@ -35,6 +38,18 @@ public struct ConfigNode: Sendable, Equatable {
         self.value = value
         self.path = path
         self.source = source
+    }
+
+    /// Whether two nodes hold the same value at the same place of the same input.
+    public static func == (lhs: ConfigNode, rhs: ConfigNode) -> Bool {
+        lhs.value == rhs.value && lhs.path == rhs.path && lhs.source == rhs.source
+    }
+
+    /// A node read from this one: same input and diagnostics, another value and path.
+    package func descendant(_ value: JSONValue, at path: String) -> ConfigNode {
+        var node = ConfigNode(value: value, path: path, source: source)
+        node.diagnostics = diagnostics
+        return node
     }
 
     /// Parses JSON text; a leading UTF-8 byte-order mark is skipped.
@@ -122,7 +137,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Throws: ``ConfigurationError`` when this value is not an object.
     public func child(_ key: String) throws -> ConfigNode? {
         guard let value = try objectMembers()[key] else { return nil }
-        return ConfigNode(value: value, path: JSONPath.appending(key, to: path), source: source)
+        return descendant(value, at: JSONPath.appending(key, to: path))
     }
 
     /// A capability's section of a configuration document: the member `name` of a whole `nettap.json`, or the
@@ -173,7 +188,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Complexity: O(*n* log *n*) in the number of members.
     public func members() throws -> [(key: String, node: ConfigNode)] {
         try objectMembers().keys.sorted().map { key in
-            (key, ConfigNode(value: value[key] ?? .null, path: JSONPath.appending(key, to: path), source: source))
+            (key, descendant(value[key] ?? .null, at: JSONPath.appending(key, to: path)))
         }
     }
 
@@ -182,16 +197,20 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Returns: The elements in order; each node's path ends in its index, such as `$.stubs[2]`.
     /// - Throws: ``ConfigurationError`` when this value is not an array.
     public func elements() throws -> [ConfigNode] {
-        guard case .array(let elements) = value else { throw typeMismatch(expected: "an array") }
-        return elements.enumerated().map { index, element in
-            ConfigNode(value: element, path: JSONPath.appending(index, to: path), source: source)
+        try recovering([]) {
+            guard case .array(let elements) = value else { throw typeMismatch(expected: "an array") }
+            return elements.enumerated().map { index, element in
+                descendant(element, at: JSONPath.appending(index, to: path))
+            }
         }
     }
 
-    /// The object's members, or a type error naming this path.
+    /// The object's members, or a type error naming this path (no members, when collecting diagnostics).
     private func objectMembers() throws -> [String: JSONValue] {
-        guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
-        return members
+        try recovering([:]) {
+            guard case .object(let members) = value else { throw typeMismatch(expected: "an object") }
+            return members
+        }
     }
 
     /// `expected <expected>, found <kind of value>` at this node's path.

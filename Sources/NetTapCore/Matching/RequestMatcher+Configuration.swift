@@ -91,7 +91,7 @@ extension RequestMatcher {
             for (name, value) in try form.members() { fields[name] = try value.stringValue() }
             parts.append(.formFields(fields))
         }
-        for element in try node.array("allOf") { parts.append(try RequestMatcher(configuration: element)) }
+        parts += try node.each("allOf", RequestMatcher.init(configuration:))
         if let anyOf = try node.present("anyOf") {
             let alternatives = try anyOf.elements().map(RequestMatcher.init(configuration:))
             guard let first = alternatives.first else {

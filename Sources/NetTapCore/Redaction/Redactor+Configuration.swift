@@ -35,8 +35,8 @@ extension Redactor {
         let isEnabled = try node.bool("enabled") ?? true
         let usesDefaults = try node.bool("defaults") ?? true
         let redactsTokens = try node.bool("tokens") ?? true
-        let added = try node.array("add").flatMap(RedactionRule.rules(configuration:))
-        let excepted = try node.array("except").flatMap(RedactionRule.rules(configuration:))
+        let added = try node.each("add", RedactionRule.rules(configuration:)).flatMap { $0 }
+        let excepted = try node.each("except", RedactionRule.rules(configuration:)).flatMap { $0 }
         guard isEnabled else {
             for key in ["defaults", "tokens", "add", "except"] {
                 if let member = try node.present(key) {
@@ -60,8 +60,7 @@ extension Redactor {
     /// - Throws: ``ConfigurationError`` naming the file and the JSON path of the first problem (see
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> Redactor {
-        let root = try ConfigNode.load(contentsOf: url)
-        return try Redactor(configuration: root.child("redaction") ?? root)
+        try loadSection(contentsOf: url)
     }
 }
 
@@ -116,5 +115,17 @@ extension RedactionRule {
         } catch {
             throw node.error(error.description)
         }
+    }
+}
+
+extension Redactor: ConfigurationSection {
+    /// `redaction`.
+    package static let sectionName = "redaction"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+
+    /// Reads the `redaction` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> Redactor? {
+        try Redactor(configuration: section)
     }
 }

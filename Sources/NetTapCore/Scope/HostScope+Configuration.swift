@@ -24,8 +24,8 @@ extension HostScope {
     public init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         self.init(
-            allowHosts: try node.array("allowHosts").map(Self.pattern(from:)),
-            denyHosts: try node.array("denyHosts").map(Self.pattern(from:))
+            allowHosts: try node.each("allowHosts", Self.pattern(from:)),
+            denyHosts: try node.each("denyHosts", Self.pattern(from:))
         )
     }
 
@@ -39,8 +39,7 @@ extension HostScope {
     /// - Throws: ``ConfigurationError`` naming the file and the JSON path of the first problem (see
     ///   ``init(configuration:)``).
     public static func load(contentsOf url: URL) throws -> HostScope {
-        let root = try ConfigNode.load(contentsOf: url)
-        return try HostScope(configuration: root.section("scope", sectionKeys: configurationKeys))
+        try loadSection(contentsOf: url)
     }
 
     private static func pattern(from node: ConfigNode) throws -> HostPattern {
@@ -50,5 +49,17 @@ extension HostScope {
         } catch let error as MatcherError {
             throw node.error(error.description)
         }
+    }
+}
+
+extension HostScope: ConfigurationSection {
+    /// `scope`.
+    package static let sectionName = "scope"
+    /// The section's keys: ``configurationKeys``.
+    package static var sectionKeys: Set<String> { configurationKeys }
+
+    /// Reads the `scope` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> HostScope? {
+        try HostScope(configuration: section)
     }
 }

@@ -25,7 +25,7 @@ extension TrustRule {
     ///   the two kinds, a bad host pattern, a CA file that is missing or holds no certificate, a malformed digest.
     public static func rules(configuration node: ConfigNode, baseDirectory: URL?) throws -> [TrustRule] {
         try node.rejectUnknownKeys(allowed: sectionKeys)
-        return try node.array("rules").map { try rule(configuration: $0, baseDirectory: baseDirectory) }
+        return try node.each("rules") { try rule(configuration: $0, baseDirectory: baseDirectory) }
     }
 
     private static func rule(configuration node: ConfigNode, baseDirectory: URL?) throws -> TrustRule {
@@ -73,5 +73,16 @@ extension TrustRule {
         } catch let error as TrustRuleError {
             throw anchor.error(error.description)
         }
+    }
+}
+
+extension TrustRule: ConfigurationSection {
+    package typealias Value = [TrustRule]
+    /// `trust`.
+    package static let sectionName = "trust"
+
+    /// Reads the `trust` section.
+    package static func read(section: ConfigNode, context: ConfigurationContext) throws -> [TrustRule]? {
+        try rules(configuration: section, baseDirectory: context.baseDirectory)
     }
 }
