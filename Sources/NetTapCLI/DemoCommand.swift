@@ -233,179 +233,32 @@ package struct DemoCommand: Command {
         let storeObserver = interceptor.captureLog.addObserver(store)
         defer { interceptor.captureLog.removeObserver(storeObserver) }
 
-        environment.standardOutput.write(
-            "NetTap demo: real URLSession requests to \(Self.baseURL), answered by NetTap from the bundled "
-                + "demo.har (\(document.log.entries.count) entries)\n\n"
-        )
-        var rows: [Row] = []
-        for step in Self.steps {
-            rows.append(await Self.send(step, through: interceptor))
-        }
-        if let upstream {
-            let steps = [
-                Step(caller: .async, method: "GET", url: upstream.absoluteString),
-                Step(caller: .completionHandler, method: "POST", url: upstream.absoluteString, body: #"{"demo":true}"#),
-            ]
-            for step in steps { rows.append(await Self.send(step, through: interceptor)) }
-        }
-
-        environment.standardOutput.write(Self.table(rows))
-        environment.standardOutput.write("\n" + Self.summary(rows) + "\n")
-        for row in rows {
-            guard let transaction = row.transaction, let hop = transaction.redirects.first,
-                let final = transaction.response
-            else { continue }
-            environment.standardOutput.write(
-                "Redirect: \(hop.url.absoluteString) answered \(hop.statusCode); NetTap followed it to "
-                    + "\(final.url.absoluteString) and the caller received the final \(final.statusCode).\n"
-            )
-        }
-
-        let transactions = rows.compactMap(\.transaction)
-        let harURL = environment.fileURL(harPath)
-        let har = HARDocument(transactions: transactions)
-        do {
-            let data = try har.encoded()
-            try data.write(to: harURL, options: .atomic)
-        } catch {
-            throw CLIError.failure(
-                command: "demo",
-                input: "--har \(Formatting.quoted(harPath))",
-                message: Formatting.unwritableFileReason(harURL, error: error)
-            )
-        }
-
-        let output = environment.standardOutput
-        output.write(
-            "\nScenario switch: \(Self.cartStep.method) \(Self.cartStep.url) once per scenario of the bundled "
-                + "\(Self.mocksResourceName),\nswitched with mocks.activate(scenario:) before each send; "
-                + "answered by MockHandler (\"mock\").\n\n"
-        )
-        let scenarioRows = try await Self.runScenarioSwitch(mocks.configuration, through: interceptor)
-        output.write(Self.scenarioTable(scenarioRows))
-
-        let cassetteURL = environment.fileURL(cassettePath)
-        output.write(
-            "\nRecord / replay: \(Self.cassetteSteps.count) requests recorded into a cassette by ReplayHandler "
-                + "(record mode all) in\nfront of the HAR responder, then replayed by ReplayHandler (record mode "
-                + "none) alone, with nothing\nelse to answer.\n\n"
-        )
-        let cassette = try await Self.runRecordReplay(
-            answeringFrom: document,
-            cassette: cassetteURL,
-            typedAs: cassettePath,
-            through: interceptor
-        )
-        output.write(Self.cassetteTable(cassette))
-        let unrecorded = Self.unrecordedStep
-        if let message = cassette.unrecordedMessage, let error = cassette.unrecorded.error {
-            output.write(
-                "\nNot in the cassette: \(unrecorded.method) \(unrecorded.url) failed with "
-                    + "\(Formatting.errorSummary(error)):\n  \(message.replacingOccurrences(of: "\n", with: " "))\n"
-            )
-        } else {
-            output.write(
-                "\nNot in the cassette: \(unrecorded.method) \(unrecorded.url) was answered (status "
-                    + "\(cassette.unrecorded.statusCode.map { "\($0)" } ?? "-")), but it should have failed.\n"
-            )
-        }
-
-        output.write(
-            "\nShaping: \(Self.shapingStep.method) \(Self.shapingStep.url) (\(Self.shapingBodySize) bytes from a "
-                + "MockHandler stub) sent twice:\nunshaped, then with ShapingHandler first in the handler list. "
-                + "MS is the caller's time to the last byte.\n\n"
-        )
-        let shapingRows = await Self.runShaping(through: interceptor)
-        output.write(Self.shapingTable(shapingRows))
-        let sameBytes = Self.shapingBytesMatch(shapingRows)
-        output.write("same bytes: \(sameBytes ? "yes" : "no")\n")
-        output.write(Self.shapingPresetLine + "\n")
-
-        output.write(
-            "\nLocal files and integrity: the bundled help pages served from \(Self.webPrefix) by LocalFilesHandler;"
-                + "\ntheir CDN widget answered by a MockHandler stub that tampers with it, behind an IntegrityHandler"
-                + "\nthat checks the SHA-256 in the widget's file name and falls back to the bundled copy.\n\n"
-        )
-        let localFiles = try await Self.runLocalFiles(through: interceptor)
-        output.write(Self.localFilesTable(localFiles))
-        output.write(Self.integrityLines(localFiles))
-
-        output.write(
-            "\nFindings: \(Self.findingSteps.count) requests through an AuditHandler (first party: "
-                + "\(Self.firstPartyHosts.joined(separator: ", "))) in front of\nMockHandler stubs; the audit only "
-                + "looks, the app receives every byte unchanged.\n\n"
-        )
-        let findings = await Self.runFindings(through: interceptor)
-        output.write(Self.findingsReport(findings))
+        let capture = try await runCapturePass(document, in: environment)
+        try await Self.runScenarioPass(mocks.configuration, in: environment)
+        let cassette = try await runCassettePass(document, in: environment)
+        let sameBytes = await Self.runShapingPass(in: environment)
+        let localFiles = try await Self.runLocalFilesPass(in: environment)
+        let findings = await Self.runFindingsPass(in: environment)
         interceptor.captureLog.removeObserver(storeObserver)
-        let stored = try await Self.finishStore(
-            store,
-            reportURL: environment.fileURL(reportPath),
-            typedAs: reportPath
-        )
-
-        let mocksURL = environment.fileURL(mocksPath)
-        do {
-            try mocks.data.write(to: mocksURL, options: .atomic)
-        } catch {
-            throw CLIError.failure(
-                command: "demo",
-                input: "--mocks \(Formatting.quoted(mocksPath))",
-                message: Formatting.unwritableFileReason(mocksURL, error: error)
-            )
-        }
+        let stored = try await Self.finishStore(store, reportURL: environment.fileURL(reportPath), typedAs: reportPath)
+        try write(mocks.data, to: mocksPath, option: "--mocks", in: environment)
 
         // A redirected transaction is one entry per hop plus its final entry.
-        output.write("\nHAR: wrote \(har.log.entries.count) entries to \(harPath)\n")
+        let output = environment.standardOutput
+        output.write("\nHAR: wrote \(capture.har.log.entries.count) entries to \(harPath)\n")
         output.write("Cassette: wrote \(cassette.entryCount) entries to \(cassettePath)\n")
         output.write(
             "Mocks: wrote the \(mocks.configuration.scenarios.count) scenarios above to \(mocksPath) "
                 + "(see them with: nettap mock list \(mocksPath))\n"
         )
         output.write(Self.storeLines(stored, storePath: storePath, reportPath: reportPath))
-
-        if let failed = rows.first(where: { $0.error != nil }), let error = failed.error {
-            throw CLIError.failure(
-                command: "demo",
-                input: failed.url,
-                message: "request failed: \(Formatting.errorSummary(error))"
-            )
-        }
-        if let index = cassette.replayed.indices.first(where: { !cassette.isSameAsRecorded($0) }) {
-            throw CLIError.failure(
-                command: "demo",
-                input: cassette.replayed[index].url,
-                message: "the replay from \(cassettePath) differs from the recording"
-            )
-        }
-        if !sameBytes {
-            throw CLIError.failure(
-                command: "demo",
-                input: Self.shapingStep.url,
-                message: "the shaped download's bytes differ from the unshaped one's"
-            )
-        }
-        if !localFiles.isCorrect {
-            throw CLIError.failure(
-                command: "demo",
-                input: Self.webPrefix,
-                message: "a local file or the widget's fallback did not arrive byte for byte"
-            )
-        }
-        if let index = findings.firstMissingRule {
-            throw CLIError.failure(
-                command: "demo",
-                input: findings.rows[index].url,
-                message: "the audit did not report \(Self.findingSteps[index].expectedRule.id)"
-            )
-        }
-        if cassette.unrecorded.error == nil {
-            throw CLIError.failure(
-                command: "demo",
-                input: unrecorded.url,
-                message: "the cassette answered a request it does not hold"
-            )
-        }
+        try checkOutcomes(
+            rows: capture.rows,
+            cassette: cassette,
+            shapedBytesMatch: sameBytes,
+            localFiles: localFiles,
+            findings: findings
+        )
         return .success
     }
 
