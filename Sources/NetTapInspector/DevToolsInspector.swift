@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// A running inspector: the app's traffic live in the Network panel of Chrome DevTools (Chrome, Edge, Brave or
-/// any Chromium), started with ``NetTapCore/NetTapInterceptor/startInspector(address:port:)``.
+/// any Chromium), started with `NetTapInterceptor.startInspector(address:port:)`.
 ///
 /// Open ``devToolsURL`` in the browser, or add `127.0.0.1:PORT` under `chrome://inspect` → "Discover network
 /// targets" and the app appears there as a Node process does. DevTools' throttling menu and request blocking act

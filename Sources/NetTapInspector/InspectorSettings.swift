@@ -7,7 +7,7 @@ import NetTapCore
 /// {"inspector": {"enabled": true, "address": "127.0.0.1", "port": 9229}}
 /// ```
 /// `enabled` (default `true`) lets a file keep the section switched off; `address` is the IPv4 address to listen on
-/// (`127.0.0.1` by default; another writes a warning, see ``NetTapCore/NetTapInterceptor/startInspector(address:port:)``);
+/// (`127.0.0.1` by default; another writes a warning, see `NetTapInterceptor.startInspector(address:port:)`);
 /// `port` is from 0 to 65535, 0 (the default) for a free one.
 public struct InspectorSettings: Sendable, Hashable {
     /// The keys of the `inspector` object.
