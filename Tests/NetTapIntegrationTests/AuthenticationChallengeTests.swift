@@ -41,7 +41,7 @@ struct AuthenticationChallengeTests {
             let delegate = CancellingDelegate()
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             session.dataTask(with: url).resume()
-            return await withDeadline(.seconds(20)) {
+            return await withDeadline(.seconds(60)) {
                 var result = 0
                 for await value in delegate.outcome {
                     result = value

@@ -38,10 +38,10 @@ private final class Events: Sendable {
 
     var all: [String] { seen.current }
 
-    /// Waits (at most 10 s) until `event` was reported; `false` when it was not.
+    /// Waits (at most 60 s) until `event` was reported; `false` when it was not.
     func wait(for event: String) async -> Bool {
         if seen.current.contains(event) { return true }
-        let found = await withDeadline(.seconds(10)) { [stream] in
+        let found = await withDeadline(.seconds(60)) { [stream] in
             for await reported in stream where reported == event { return true }
             return false
         }

@@ -309,10 +309,10 @@ struct StubFidelityTests {
             #expect(Self.text(miss.body) == "fallback", "\(probe.name) near miss: \(miss)")
             #expect(mocks.hitCount(for: probe.name) == 1, "\(probe.name)")
             let name = probe.name
-            let captured = await withDeadline(.seconds(10)) {
+            let captured = await withDeadline(.seconds(60)) {
                 await interceptor.captureLog.waitForFinished { $0.annotations[MockHandler.stubAnnotation] == name }
             }
-            #expect(captured != nil, "\(probe.name): no finished capture within 10 s")
+            #expect(captured != nil, "\(probe.name): no finished capture within 60 s")
             #expect(captured?.request.body?.data == probe.hit, "\(probe.name): the capture holds the body sent")
         }
         #expect(mocks.hitCount(for: "fallback") == probes.count)
@@ -379,11 +379,11 @@ struct StubFidelityTests {
 
         #expect(mocks.hitCount(for: "sale cart", in: "sale") == 2)
         #expect(mocks.hitCount(for: "base cart") == 2)
-        let saleAnswer = await withDeadline(.seconds(10)) {
+        let saleAnswer = await withDeadline(.seconds(60)) {
             await interceptor.captureLog.waitForFinished { $0.annotations[MockHandler.stubAnnotation] == "sale cart" }
         }
         #expect(saleAnswer?.annotations[MockHandler.scenarioAnnotation] == "sale")
-        let baseAnswer = await withDeadline(.seconds(10)) {
+        let baseAnswer = await withDeadline(.seconds(60)) {
             await interceptor.captureLog.waitForFinished {
                 $0.annotations[MockHandler.stubAnnotation] == "get users"
             }
@@ -536,7 +536,7 @@ struct StubFidelityTests {
         #expect(outcome.nsError?.code == URLError.Code.cancelled.rawValue)
         #expect(outcome.response == nil)
         #expect(outcome.body.isEmpty)
-        let transaction = await withDeadline(.seconds(10)) {
+        let transaction = await withDeadline(.seconds(60)) {
             await interceptor.captureLog.waitForFinished { $0.request.url.path == "/slow" }
         }
         #expect(transaction?.state == .cancelled)
@@ -705,7 +705,7 @@ struct StubFidelityTests {
             recorder.captureLog.removeAll()
             _ = await recording.send(request, style: style)
             let transaction = try #require(
-                await withDeadline(.seconds(10)) { await recorder.captureLog.waitForFinished { _ in true } },
+                await withDeadline(.seconds(60)) { await recorder.captureLog.waitForFinished { _ in true } },
                 "\(path)"
             )
             let stub = try Stub(recording: transaction)
@@ -728,7 +728,7 @@ struct StubFidelityTests {
         let recorder = NetTapInterceptor()
         _ = await Client(name: "record", interceptor: recorder).send(request, style: style)
         let transaction = try #require(
-            await withDeadline(.seconds(10)) { await recorder.captureLog.waitForFinished { _ in true } }
+            await withDeadline(.seconds(60)) { await recorder.captureLog.waitForFinished { _ in true } }
         )
         let mocks = MockSet(stubs: [try Stub(recording: transaction)])
         let answered = await Self.client(mocks).0.send(request, style: style)

@@ -6,6 +6,10 @@ import NetTapCore
 /// For awaiting events that cannot be cancelled (such as `CaptureLog.waitForFinished(where:)`) without
 /// letting a missing event hang the test run: the operation keeps running in the background after a
 /// timeout, and its late result is dropped.
+///
+/// The timeout is a guard against hangs, never a measure of speed: in a whole-suite run on CI's two cores the
+/// cooperative pool can be busy for tens of seconds before `operation` even starts (a 10 s guard once failed an
+/// event that was already in the log), so give it 60 s or more.
 /// - Parameters:
 ///   - timeout: The longest wait.
 ///   - operation: The work to await.
