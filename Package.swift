@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetTapHARTests",
-            dependencies: ["NetTapHAR", "NetTapCore", "NetTapTestSupport"],
+            dependencies: ["NetTapHAR", "NetTapCore", "NetTapTestSupport", "NetTapTesting"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -185,6 +185,7 @@ let package = Package(
             name: "NetTapInspectorTests",
             dependencies: [
                 "NetTapInspector", "NetTapCore", "NetTapShaping", "NetTapHAR", "NetTapCLI", "NetTapTestSupport",
+                "NetTapTesting",
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict

@@ -56,6 +56,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     private struct State {
         var now = Instant(offset: .zero)
+        var jumpsToDeadlines = false
         var sleepers: [UUID: Sleeper] = [:]
         /// Tests waiting in ``waitForSleepers(count:)`` or ``waitForSleeper(until:)``: each is resumed once its
         /// condition holds for the sleepers' deadlines.
@@ -90,6 +91,13 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// The smallest step the clock distinguishes: one nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
+    /// Whether every sleep comes due at once, moving ``now`` to its deadline (for checks that must not wait on
+    /// a handler's delays, such as `HandlerContract`); `false` by default.
+    package var jumpsToDeadlines: Bool {
+        get { lock.withLock { state.jumpsToDeadlines } }
+        set { lock.withLock { state.jumpsToDeadlines = newValue } }
+    }
+
     /// How many tasks are sleeping on the clock right now.
     public var sleeperCount: Int {
         lock.lock()
@@ -107,6 +115,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 lock.lock()
+                if state.jumpsToDeadlines, !Task.isCancelled { state.now = max(state.now, deadline) }
                 if deadline <= state.now {
                     lock.unlock()
                     continuation.resume()

@@ -56,23 +56,26 @@ public protocol TransactionHandler: Sendable {
 public struct Next: Sendable {
     private let run: @Sendable (URLRequest) async throws -> HandlerResponse
     private let handlerName: String
-    private let called = Locked(false)
+    private let calls = Locked(0)
 
     package init(handlerName: String, run: @escaping @Sendable (URLRequest) async throws -> HandlerResponse) {
         self.handlerName = handlerName
         self.run = run
     }
 
+    /// How many times the handler called this `next` (a second call is refused), for test harnesses.
+    package var callCount: Int { calls.current }
+
     /// Passes the request to the next handler, or to the transport after the last handler.
     /// - Parameter request: The request to send on.
     /// - Returns: The response from further down the pipeline.
     /// - Throws: Whatever the rest of the pipeline throws, or ``PipelineError/nextCalledTwice(handler:)``.
     public func callAsFunction(_ request: URLRequest) async throws -> HandlerResponse {
-        let first = called.withLock { wasCalled -> Bool in
-            defer { wasCalled = true }
-            return !wasCalled
+        let count = calls.withLock { count -> Int in
+            count += 1
+            return count
         }
-        guard first else { throw PipelineError.nextCalledTwice(handler: handlerName) }
+        guard count == 1 else { throw PipelineError.nextCalledTwice(handler: handlerName) }
         return try await run(request)
     }
 }
