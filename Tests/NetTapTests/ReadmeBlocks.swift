@@ -6,9 +6,16 @@ enum ReadmeBlocks {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The README's Swift code block whose text contains `marker`, from its first line starting with `from`.
-    static func block(containing marker: String, from start: String) throws -> [String] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The Swift code block of `document` (the README by default; a path from the repository's root) whose text
+    /// contains `marker`, from its first line starting with `from`.
+    static func block(
+        containing marker: String,
+        from start: String,
+        in document: String = "README.md"
+    ) throws
+        -> [String]
+    {
+        let readme = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().compactMap {
             $0.components(separatedBy: "```").first
         }

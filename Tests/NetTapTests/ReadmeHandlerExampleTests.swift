@@ -48,6 +48,47 @@ struct ReadmeHandlerExampleTests {
         #expect(interceptor.captureLog.transactions.contains { $0.answeredBy == "health" })
     }
 
+    @Test("the article's HandlerHarness example steps the handler and finishes clean")
+    func harnessExampleRuns() async throws {
+        // README-BEGIN harness
+        let harness = HandlerHarness(handler: HealthAndTag())
+        guard case .passedOn(let sent) = await harness.start(URLRequest(url: URL(string: "http://app.test/items")!))
+        else {
+            Issue.record("not passed on")
+            return
+        }
+        #expect(sent.value(forHTTPHeaderField: "X-Debug-Tag") == "nettap")
+        try harness.sendHead(statusCode: 200)
+        _ = try await harness.answer()
+        harness.sendChunk(Data("[1,".utf8))
+        #expect(try await harness.readChunk() == Data("[1,".utf8))
+        harness.sendChunk(Data("2]".utf8))
+        harness.end()
+        #expect(try await harness.readBody() == Data("2]".utf8))
+        try await harness.finish()
+        // README-END harness
+        let url = try #require(URL(string: "http://app.test/health"))
+        // README-BEGIN contract
+        #expect(await HandlerContract.violations(of: { HealthAndTag() }, request: URLRequest(url: url)) == [])
+        // README-END contract
+    }
+
+    @Test("the article's harness examples are the code above")
+    func harnessExampleMatchesArticle() throws {
+        let article = "Sources/NetTap/NetTap.docc/WritingAHandler.md"
+        for (name, marker, start) in [
+            ("harness", "HandlerHarness(handler: HealthAndTag())", "let harness"),
+            ("contract", "HandlerContract.violations", "#expect"),
+        ] {
+            let block = try ReadmeBlocks.block(containing: marker, from: start, in: article)
+            #expect(!block.isEmpty, "\(name)")
+            #expect(
+                ReadmeBlocks.compact(block) == ReadmeBlocks.compact(try ReadmeBlocks.marked(name, in: #filePath)),
+                "\(name)"
+            )
+        }
+    }
+
     @Test("the example is the README's code")
     func handlerMatchesReadme() throws {
         let readme = try ReadmeBlocks.block(containing: "struct HealthAndTag", from: "  /// Answers")
