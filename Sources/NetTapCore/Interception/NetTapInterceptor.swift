@@ -15,7 +15,7 @@ import FoundationNetworking
 /// ```
 ///
 /// ```
-///  app's URLSession ─▶ NetTapURLProtocol ─▶ handlers … ─▶ ForwardingTransport ─▶ network
+///  app's URLSession ─▶ NetTapURLProtocol ─▶ handlers … ─▶ transport (libcurl on Linux, URLSession) ─▶ network
 ///                                │ events
 ///                                ▼
 ///                          CaptureLog ─▶ observers, event streams
@@ -27,7 +27,7 @@ import FoundationNetworking
 ///
 /// An interceptor of your own (not ``shared``) serves the sessions whose configuration it installed into:
 /// sessions from its ``makeSession(configuration:delegate:delegateQueue:)`` and sessions built from its
-/// ``makeConfiguration(from:)`` or a configuration passed to its ``install(into:)`` alike. Each such
+/// ``makeConfiguration(from:)`` or a configuration passed to its ``install(into:)`` alike.
 /// On Linux a mark in the configuration names the interceptor. On Apple platforms, where a `URLProtocol` cannot
 /// see the session's configuration, each such interceptor gets a `URLProtocol` class of its own in
 /// `protocolClasses` (up to 256 at a time; freed by ``uninstall()`` or when the interceptor is released — keep a

@@ -13,8 +13,9 @@ import FoundationNetworking
 /// What it does for each HTTP(S) request:
 /// 1. Looks at the app's task (`CallerInfo`). Download tasks, and upload tasks whose body cannot be read
 ///    for sure, are handed untouched to the platform's own HTTP protocol (still captured).
-/// 2. On a global queue (never on URLSession's queue): makes the body visible, merges the caller session's
-///    additional headers, starts the capture record, and runs the pipeline in a task.
+/// 2. Makes the body visible, merges the caller session's additional headers, starts the capture record and runs
+///    the pipeline: inline on the task's queue until the first stage that is not NetTap's own (a stream or file
+///    body is read on a global queue first), so an answer made without waiting reaches the client at once.
 /// 3. Relays the response head, the body (chunks to delegate callers, one buffer to completion-handler and
 ///    async callers) and the end through a `ClientRelay` that never calls the client after finish or stop.
 ///
