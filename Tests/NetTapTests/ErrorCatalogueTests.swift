@@ -158,7 +158,7 @@ struct ErrorCatalogueTests {
         + [MatcherError.PatternKind.regularExpression, .urlPattern, .hostPattern].map { key(for: $0) }
         + storeCodes.map { key(for: $0) }
         + [
-            "ConfigurationError", "RedactionPatternError", "HARError", "OfflineCacheError",
+            "InputError", "RedactionPatternError", "OfflineCacheError",
         ]
 
     /// The key of an error as thrown, so each entry is checked to be filed under the right key.
@@ -171,9 +171,8 @@ struct ErrorCatalogueTests {
         case let error as StreamingDigest.Failure: key(for: error)
         case let error as MatcherError: key(for: error.kind)
         case let error as StoreError: key(for: error.code)
-        case is ConfigurationError: "ConfigurationError"
+        case is InputError: "InputError"
         case is RedactionPatternError: "RedactionPatternError"
-        case is HARError: "HARError"
         case is OfflineCacheError: "OfflineCacheError"
         default: nil
         }
@@ -221,7 +220,7 @@ struct ErrorCatalogueTests {
         // ConfigurationError: nettap.json sections.
         let broken = try config(#"{"mocks": {"stubs": [}"#, "broken.json")
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "broken.json",
             place: "broken.json:1:22",
             hint: #"close the array with "]""#
@@ -230,23 +229,22 @@ struct ErrorCatalogueTests {
         }
         let unterminated = try config(#"{"mocks": {"stubs": "abc"#, "unterminated.json")
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "unterminated.json",
             place: "unterminated.json:1:25",
             hint: #"a string that starts at line 1, column 21"#
         ) { _ = try NetTapConfiguration.load(contentsOf: unterminated) }
         let unclosed = try config("{\"capture\": {\"capacity\": [1, 2\n", "unclosed.json")
-        await add("ConfigurationError", input: "unclosed.json", place: "unclosed.json:2:1", hint: #""]}}" is missing"#)
-        {
+        await add("InputError", input: "unclosed.json", place: "unclosed.json:2:1", hint: #""]}}" is missing"#) {
             _ = try NetTapConfiguration.load(contentsOf: unclosed)
         }
         let leadingZero = try config(#"{"capture": {"capacity": 010}}"#, "zero.json")
-        await add("ConfigurationError", input: "010", place: "zero.json:1:26", hint: "write 10") {
+        await add("InputError", input: "010", place: "zero.json:1:26", hint: "write 10") {
             _ = try NetTapConfiguration.load(contentsOf: leadingZero)
         }
         let comma = try config(#"{"capture": {"capacity": 10,}}"#, "comma.json")
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "comma.json",
             place: "comma.json:1:28",
             hint: "trailing commas are not JSON"
@@ -258,18 +256,18 @@ struct ErrorCatalogueTests {
             "typo.json"
         )
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "typo.json",
             place: "$.mocks.stubs[0].match.pathRgex",
             hint: #"did you mean "pathRegex"?"#
         ) { _ = try NetTapConfiguration.load(contentsOf: typo) }
         let wrongType = try config(#"{"capture": {"capacity": "ten"}}"#, "type.json")
-        await add("ConfigurationError", input: "type.json", place: "$.capture.capacity", hint: "expected an integer") {
+        await add("InputError", input: "type.json", place: "$.capture.capacity", hint: "expected an integer") {
             _ = try NetTapConfiguration.load(contentsOf: wrongType)
         }
         let age = try config(#"{"store": {"maxAgeDays": 0}}"#, "age.json")
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "found 0",
             place: "$.store.maxAgeDays",
             hint: "a number of days above 0",
@@ -280,7 +278,7 @@ struct ErrorCatalogueTests {
             "latency.json"
         )
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "found -5",
             place: "$.mocks.stubs[0].response.latencyMs",
             hint: "non-negative",
@@ -291,7 +289,7 @@ struct ErrorCatalogueTests {
             "regex.json"
         )
         await add(
-            "ConfigurationError",
+            "InputError",
             input: #""(""#,
             place: "$.mocks.stubs[0].match.pathRegex",
             hint: #"missing ")""#
@@ -300,7 +298,7 @@ struct ErrorCatalogueTests {
         }
         let missing = folder.appendingPathComponent("nope.json")
         await add(
-            "ConfigurationError",
+            "InputError",
             input: "nope.json",
             place: nil,
             placeReason: "the whole file is missing",
@@ -356,45 +354,45 @@ struct ErrorCatalogueTests {
         }
 
         // HARError: HAR text.
-        await add("HARError", input: "broken.har", place: "broken.har:1:22", hint: #"close the array with "]""#) {
+        await add("InputError", input: "broken.har", place: "broken.har:1:22", hint: #"close the array with "]""#) {
             _ = try HARDocument.decode(Data(#"{"log": {"entries": [}"#.utf8), source: "broken.har")
         }
         // An entry NetTap cannot read (a status that is an object, a request without url) is left out with a
         // warning (`HARDocument.load(contentsOf:warnings:)`); only what is not HAR is an error.
-        await add("HARError", input: "log.har", place: "$.log", hint: "expected an object, found a string") {
+        await add("InputError", input: "log.har", place: "$.log", hint: "expected an object, found a string") {
             _ = try HARDocument.decode(Data(#"{"log": "entries"}"#.utf8), source: "log.har")
         }
-        await add("HARError", input: "entries.har", place: "$.log.entries", hint: "expected an array, found a number") {
+        await add("InputError", input: "entries.har", place: "$.log.entries", hint: "expected an array, found a number")
+        {
             _ = try HARDocument.decode(Data(#"{"log": {"entries": 5}}"#.utf8), source: "entries.har")
         }
-        await add("HARError", input: "noentries.har", place: "$.log", hint: #"missing required field "entries""#) {
+        await add("InputError", input: "noentries.har", place: "$.log", hint: #"missing required field "entries""#) {
             _ = try HARDocument.decode(Data(#"{"log": {"pages": []}}"#.utf8), source: "noentries.har")
         }
-        await add("HARError", input: "empty.har", place: "empty.har:1:1", hint: "the file is empty") {
+        await add("InputError", input: "empty.har", place: "empty.har:1:1", hint: "the file is empty") {
             _ = try HARDocument.decode(Data(), source: "empty.har")
         }
-        await add("HARError", input: "text.har", place: "text.har:1:1", hint: #"unexpected "hello""#) {
+        await add("InputError", input: "text.har", place: "text.har:1:1", hint: #"unexpected "hello""#) {
             _ = try HARDocument.decode(Data("hello".utf8), source: "text.har")
         }
         let control = try config("{\"capture\": \"a\nb\"}", "control.json")
-        await add("ConfigurationError", input: "control.json", place: "control.json:1:15", hint: #"write it as "\n""#) {
+        await add("InputError", input: "control.json", place: "control.json:1:15", hint: #"write it as "\n""#) {
             _ = try NetTapConfiguration.load(contentsOf: control)
         }
         let escape = try config(#"{"capture": "\q"}"#, "escape.json")
-        await add("ConfigurationError", input: #""\q""#, place: "escape.json:1:14", hint: #"write a backslash as "\\""#)
-        {
+        await add("InputError", input: #""\q""#, place: "escape.json:1:14", hint: #"write a backslash as "\\""#) {
             _ = try NetTapConfiguration.load(contentsOf: escape)
         }
         let literal = try config(#"{"capture": {"enabled": tru}}"#, "literal.json")
-        await add("ConfigurationError", input: #""tru""#, place: "literal.json:1:25", hint: "true, false, null") {
+        await add("InputError", input: #""tru""#, place: "literal.json:1:25", hint: "true, false, null") {
             _ = try NetTapConfiguration.load(contentsOf: literal)
         }
-        await add("HARError", input: "colon.har", place: "colon.har:1:8", hint: #"a ":" is missing"#) {
+        await add("InputError", input: "colon.har", place: "colon.har:1:8", hint: #"a ":" is missing"#) {
             _ = try HARDocument.decode(Data(#"{"log" {}}"#.utf8), source: "colon.har")
         }
         let missingHAR = folder.appendingPathComponent("gone.har")
         await add(
-            "HARError",
+            "InputError",
             input: "gone.har",
             place: nil,
             placeReason: "the whole file is missing",
