@@ -45,6 +45,29 @@ extension AuditHandler {
             || folded.contains("passphrase") || folded.hasSuffix("secret")
     }
 
+    /// Whether a cookie is a credential for the plaintext rule: one the redactor does not except, and either marked
+    /// `HttpOnly` (as servers mark session cookies) or named like a session or login cookie (`PHPSESSID`,
+    /// `connect.sid`, `auth_token`, `remember_me`, `csrftoken`); a preference such as `theme` or `lang` is not.
+    ///
+    /// - Parameters:
+    ///   - name: The cookie's name.
+    ///   - isHTTPOnly: Whether its `Set-Cookie` has `HttpOnly` (`false` for a sent `Cookie`).
+    ///   - header: `Cookie` or `Set-Cookie`.
+    /// - Returns: `true` when the cookie carries a credential by these signs.
+    func isCredentialCookie(_ name: String, isHTTPOnly: Bool, in header: String) -> Bool {
+        guard secrets.isSecretCookie(name, in: header) else { return false }
+        if isHTTPOnly { return true }
+        let folded = name.lowercased().filter { $0.isLetter }
+        return Self.credentialCookieWords.contains { folded.contains($0) }
+    }
+
+    /// Parts of cookie names that mark a session, login or anti-forgery cookie (compared without case, digits or
+    /// punctuation).
+    static let credentialCookieWords = [
+        "sess", "sid", "auth", "token", "jwt", "login", "logged", "remember", "csrf", "xsrf", "secret", "key", "pass",
+        "credential", "identity", "saml", "oidc", "sso", "bearer",
+    ]
+
     /// Whether personal data rules treat `host` as the app's own (see ``firstPartyHosts``).
     ///
     /// - Parameter host: A host name.
@@ -117,6 +140,8 @@ extension AuditHandler {
                     let name = pair.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
                     return name?.isEmpty == false ? name : nil
                 }
+                .filter { isCredentialCookie($0, isHTTPOnly: false, in: "Cookie") }
+                guard !names.isEmpty else { continue }
                 list.add(
                     .plaintextCredentials,
                     severity,
@@ -213,13 +238,13 @@ extension AuditHandler {
         let isPlaintext = url.scheme?.lowercased() == "http"
         for cookie in SetCookie.parse(headers.values(for: "Set-Cookie")) where !cookie.isDeletion {
             let location = "cookie \(cookie.name)"
-            if isPlaintext {
+            if isPlaintext, isCredentialCookie(cookie.name, isHTTPOnly: cookie.isHTTPOnly, in: "Set-Cookie") {
                 list.add(
                     .plaintextCredentials,
                     list.plaintextSeverity,
                     at: location,
                     "cookie \(cookie.name) is set over plaintext http by \(list.host); its value travels in clear "
-                        + "with every request",
+                        + "with every request" + (list.isLoopback ? "; " + list.exposure("it") : ""),
                     ["kind": "set-cookie"]
                 )
             }

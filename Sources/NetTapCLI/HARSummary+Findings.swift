@@ -71,6 +71,7 @@ extension HARSummary {
     ///
     /// - Parameter log: The log the summary was made from.
     package mutating func numberEntries(asIn log: HARLog) {
+        entriesLeftOut = log.leftOutEntryPositions.count
         guard !log.leftOutEntryPositions.isEmpty else { return }
         for index in slowest.indices { slowest[index].index = log.filePosition(ofEntry: slowest[index].index) }
         for index in findings.indices { findings[index].index = log.filePosition(ofEntry: findings[index].index) }

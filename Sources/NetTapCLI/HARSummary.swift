@@ -94,8 +94,10 @@ package struct HARSummary: Sendable, Hashable, Codable {
         }
     }
 
-    /// The number of HAR entries in the log, redirect hop entries included.
+    /// The number of HAR entries read from the log, redirect hop entries included.
     package var entryCount: Int
+    /// The number of entries of the file left out because they could not be read (each named by a warning).
+    package var entriesLeftOut = 0
     /// The number of transactions: the entries, less the redirect hop entries NetTap folds into their
     /// transaction.
     package var transactionCount: Int

@@ -250,8 +250,22 @@ package struct QueryCommand: Command {
         do {
             return try TransactionStore(url: url, mode: .readOnly)
         } catch {
-            throw CLIError.failure(command: command, input: path, message: message(error))
+            var text = message(error)
+            if error.code == .notAStore, looksLikeJSON(url) {
+                text += "; a HAR file is read by nettap report and nettap stats"
+            }
+            throw CLIError.failure(command: command, input: path, message: text)
         }
+    }
+
+    /// Whether the file starts, after white space (and a byte-order mark), with `{`: a HAR file given to a command
+    /// that reads stores.
+    static func looksLikeJSON(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        let text = String(decoding: head, as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        return text.first == "{"
     }
 
     /// A store error's text without the absolute file path (the CLI line names the file as typed).

@@ -191,6 +191,10 @@ package struct ReportCommand: Command {
             count += " (and \(ReportFormat.counted(hops, "redirect hop")), counted with "
             count += "\(hops == 1 ? "its transaction" : "their transactions"): \(summary.entryCount) HAR entries)"
         }
+        if summary.entriesLeftOut > 0 {
+            count +=
+                " (\(ReportFormat.counted(summary.entriesLeftOut, "entry", plural: "entries")) left out: not readable as HAR)"
+        }
         let redaction = summary.redaction == "off" ? " (redaction off: URLs as recorded)" : ""
         var output = "\(file): \(count), \(ReportFormat.counted(hostCount, "host"))\(redaction)\n\n"
         var hosts = TextTable(

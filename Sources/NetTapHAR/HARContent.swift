@@ -62,7 +62,7 @@ public struct HARContent: Codable, Sendable, Hashable {
         encoding = try container.lenientString("encoding")
         comment = try container.lenientString("comment")
         customFields = container.customFields()
-        size = try container.lenientInt("size") ?? -1
+        size = try container.requiredInt("size") ?? -1
         if size < 0 {
             size = text.flatMap { HARBodyCoding.decode(text: $0, encoding: encoding) }?.count ?? -1
         }

@@ -44,6 +44,16 @@ extension HARCookie {
         }
     }
 
+    /// The cookies of `cookies` whose `name=value` is in no `header` field of `fields` (`Cookie` or `Set-Cookie`).
+    static func notIn(_ fields: HeaderFields, named header: String, _ cookies: [HARCookie]) -> [HARCookie] {
+        guard !cookies.isEmpty else { return [] }
+        let texts = fields.filter { $0.name.caseInsensitiveCompare(header) == .orderedSame }.map(\.value)
+        return cookies.filter { cookie in
+            let pair = "\(cookie.name)=\(cookie.value)"
+            return !texts.contains { $0.contains(pair) }
+        }
+    }
+
     /// A `Cookie` header value for request cookies: `name=value; name2=value2` (RFC 6265 §5.4).
     static func cookieHeader(for cookies: [HARCookie]) -> String {
         cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")

@@ -28,7 +28,11 @@ enum HARDecoding {
                 message: "missing required field \"\(key.stringValue)\""
             )
         case .valueNotFound(_, let context):
-            return HARError(source: source, path: path(context.codingPath), message: "value is null")
+            return HARError(
+                source: source,
+                path: path(context.codingPath),
+                message: "found null where HAR 1.2 requires a value"
+            )
         case .typeMismatch(let type, let context):
             return HARError(
                 source: source,

@@ -81,7 +81,11 @@ public struct HAREntry: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         pageref = try container.lenientString("pageref")
-        startedDateTime = try container.lenientString("startedDateTime") ?? ""
+        let started = try container.requiredString(
+            "startedDateTime",
+            resolution: "read as the earliest start in the file"
+        )
+        startedDateTime = started ?? ""
         request = try container.required("request") { try container.optional(HARRequest.self, $0) }
         if container.isAbsent("response") {
             // A trimmed export, or a request still pending when the file was written.
@@ -97,14 +101,14 @@ public struct HAREntry: Codable, Sendable, Hashable {
         }
         _ = container.isRequiredNull("timings", resolution: "read as unknown (-1)")
         timings = container.lenientOptional(HARTimings.self, "timings") ?? HARTimings()
-        if !startedDateTime.isEmpty, HARDate.date(from: startedDateTime) == nil {
+        if let started, HARDate.date(from: started) == nil {
             HARWarningLog.warn(
                 at: container.codingPath + [HARCodingKey("startedDateTime")],
                 "not an ISO 8601 date and time",
-                "read as 1970-01-01T00:00:00Z"
+                "read as the earliest start in the file"
             )
         }
-        time = try container.lenientDouble("time") ?? timings.total
+        time = try container.requiredDouble("time", resolution: "read as the sum of the timings") ?? timings.total
         serverIPAddress = try container.lenientString("serverIPAddress")
         connection = try container.lenientString("connection")
         comment = try container.lenientString("comment")

@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// The body of a request: HAR 1.2 `postData`.
 ///
@@ -81,9 +82,7 @@ public struct HARPostData: Codable, Sendable, Hashable {
         if let text, !text.isEmpty || params.isEmpty {
             return HARBodyCoding.decode(text: text, encoding: encoding)
         }
-        var form = URLComponents()
-        form.queryItems = params.map { URLQueryItem(name: $0.name, value: $0.value) }
-        return Data((form.percentEncodedQuery ?? "").utf8)
+        return Data(FormURLEncoding.encoded(params.map { ($0.name, $0.value ?? "") }).utf8)
     }
 }
 

@@ -50,8 +50,9 @@ extension HARRequest {
     ///
     /// The body comes from `postData` (base64-decoded when `_encoding` is `base64`; form `params` joined
     /// as URL-encoded text when there is no `text`), its full size is ``sentBodySize``; without `postData`, a
-    /// `bodySize` above 0 gives a body of that size whose bytes were not kept. The `cookies` become a `Cookie`
-    /// header when the headers have none (an exporter that filtered the headers still lists the cookies sent).
+    /// `bodySize` above 0 gives a body of that size whose bytes were not kept. The `cookies` the headers do not hold
+    /// become one more `Cookie` header (an exporter that filtered the headers still lists the cookies sent), so
+    /// redaction sees every cookie.
     ///
     /// - Returns: The request; an unparsable `url` becomes `file:///`.
     public func capturedRequest() -> CapturedRequest {
@@ -64,9 +65,10 @@ extension HARRequest {
             body = CapturedBody(data: Data(), totalByteCount: Int64(bodySize))
         }
         var fields = HeaderFields(headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
-        if !cookies.isEmpty, !fields.contains(name: "Cookie") {
-            // An exporter that left the header out still lists the cookies sent.
-            fields.add(name: "Cookie", value: HARCookie.cookieHeader(for: cookies))
+        let unlisted = HARCookie.notIn(fields, named: "Cookie", cookies)
+        if !unlisted.isEmpty {
+            // An exporter that left the header out (or some cookies out of it) still lists the cookies sent.
+            fields.add(name: "Cookie", value: HARCookie.cookieHeader(for: unlisted))
         }
         return CapturedRequest(method: method, url: HARURL.url(from: url), headers: fields, body: body)
     }

@@ -73,13 +73,13 @@ public struct HARRequest: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         method = try container.required("method", container.lenientString)
         url = try container.required("url", container.lenientString)
-        httpVersion = try container.lenientString("httpVersion") ?? ""
+        httpVersion = try container.requiredString("httpVersion") ?? ""
         cookies = try container.list(HARCookie.self, "cookies", isRequired: true)
         headers = try container.list(HARHeader.self, "headers", isRequired: true)
         queryString = try container.list(HARQueryParameter.self, "queryString", isRequired: true)
         postData = container.lenientOptional(HARPostData.self, "postData")
-        headersSize = try container.lenientInt("headersSize") ?? -1
-        bodySize = try container.lenientInt("bodySize") ?? -1
+        headersSize = try container.requiredInt("headersSize") ?? -1
+        bodySize = try container.requiredInt("bodySize") ?? -1
         comment = try container.lenientString("comment")
         customFields = container.customFields()
     }

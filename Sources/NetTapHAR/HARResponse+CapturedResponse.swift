@@ -68,8 +68,9 @@ extension HARResponse {
     /// The captured response this HAR response describes, or `nil` for status 0 (no response).
     ///
     /// - Parameter url: The response's URL (the final URL after redirects).
-    /// - Returns: The response with the decoded body; its full size is ``receivedBodySize``. The `cookies` become
-    ///   `Set-Cookie` headers when the headers have none (an exporter that filtered them still lists the cookies).
+    /// - Returns: The response with the decoded body; its full size is ``receivedBodySize``. The `cookies` the
+    ///   headers do not hold become `Set-Cookie` headers (an exporter that filtered them still lists the cookies),
+    ///   so redaction sees every cookie.
     public func capturedResponse(url: URL) -> CapturedResponse? {
         guard status > 0 else { return nil }
         var body: CapturedBody?
@@ -81,9 +82,9 @@ extension HARResponse {
             body = CapturedBody(data: Data(), totalByteCount: size)
         }
         var fields = HeaderFields(headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
-        if !cookies.isEmpty, !fields.contains(name: "Set-Cookie") {
-            // An exporter that left the headers out still lists the cookies set.
-            for cookie in cookies { fields.add(name: "Set-Cookie", value: cookie.setCookieValue) }
+        for cookie in HARCookie.notIn(fields, named: "Set-Cookie", cookies) {
+            // An exporter that left the headers out (or some cookies out of them) still lists the cookies set.
+            fields.add(name: "Set-Cookie", value: cookie.setCookieValue)
         }
         return CapturedResponse(
             statusCode: status,

@@ -78,16 +78,16 @@ public struct HARResponse: Codable, Sendable, Hashable {
             HARWarningLog.warn(at: container.codingPath, "missing \"status\"", "read as 0 (no response)")
         }
         // An unusable status (warned about) is unknown: 0, no response, as browsers write a failed request.
-        status = try container.lenientInt("status") ?? 0
+        status = try container.requiredInt("status", resolution: "read as 0 (no response)") ?? 0
         statusText = try container.lenientString("statusText") ?? ""
-        httpVersion = try container.lenientString("httpVersion") ?? ""
+        httpVersion = try container.requiredString("httpVersion") ?? ""
         cookies = try container.list(HARCookie.self, "cookies", isRequired: true)
         headers = try container.list(HARHeader.self, "headers", isRequired: true)
         _ = container.isRequiredNull("content", resolution: "read as empty")
         content = container.lenientOptional(HARContent.self, "content") ?? HARContent(size: 0, mimeType: "")
         redirectURL = try container.lenientString("redirectURL") ?? ""
-        headersSize = try container.lenientInt("headersSize") ?? -1
-        bodySize = try container.lenientInt("bodySize") ?? -1
+        headersSize = try container.requiredInt("headersSize") ?? -1
+        bodySize = try container.requiredInt("bodySize") ?? -1
         comment = try container.lenientString("comment")
         customFields = container.customFields()
     }

@@ -77,9 +77,9 @@ public struct HARTimings: Codable, Sendable, Hashable {
         blocked = try container.lenientDouble("blocked") ?? -1
         dns = try container.lenientDouble("dns") ?? -1
         connect = try container.lenientDouble("connect") ?? -1
-        send = try container.lenientDouble("send") ?? 0
-        wait = try container.lenientDouble("wait") ?? 0
-        receive = try container.lenientDouble("receive") ?? 0
+        send = try container.requiredDouble("send", resolution: "read as 0") ?? 0
+        wait = try container.requiredDouble("wait", resolution: "read as 0") ?? 0
+        receive = try container.requiredDouble("receive", resolution: "read as 0") ?? 0
         ssl = try container.lenientDouble("ssl") ?? -1
         comment = try container.lenientString("comment")
         customFields = container.customFields()

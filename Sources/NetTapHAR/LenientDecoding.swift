@@ -4,9 +4,11 @@ import NetTapCore
 /// Lenient readers for HAR fields: real exporters write numbers as strings, `null` for absent values and
 /// leave out fields the spec requires. These readers accept that and throw `DecodingError` only when a
 /// value cannot mean what the field needs, so the error names the field's JSON path. Every value they coerce
-/// (a number or boolean written as a string, a `null` where HAR 1.2 requires an object or array) is reported with
-/// a ``HARWarning``; a `null` for an optional field reads as absent without one, as exporters write it (Playwright's
-/// `cache.beforeRequest`, Charles' `redirectURL`).
+/// (a number or boolean written as a string or the other way round, a fraction where a whole number belongs, a
+/// `null` where HAR 1.2 requires a value that `null` does not stand for) is reported with a ``HARWarning``. A `null`
+/// for an optional field, or for text HAR 1.2 lets be empty (`redirectURL`, `statusText`, a `mimeType`, a header's
+/// `value`), reads as absent or empty without one, as exporters write it (Playwright's `cache.beforeRequest`,
+/// Charles' `redirectURL`): nothing is lost, and such a file still loads as a cassette.
 extension KeyedDecodingContainer where Key == HARCodingKey {
     /// Whether the field is absent or `null`.
     func isAbsent(_ key: String) -> Bool {
@@ -37,6 +39,24 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         return nil
     }
 
+    /// A string HAR 1.2 requires: as ``lenientString(_:)``, and a `null` is reported (read as `resolution`).
+    func requiredString(_ key: String, resolution: String = "read as empty") throws -> String? {
+        _ = isRequiredNull(key, resolution: resolution)
+        return try lenientString(key)
+    }
+
+    /// A number HAR 1.2 requires: as ``lenientDouble(_:)``, and a `null` is reported (read as `resolution`).
+    func requiredDouble(_ key: String, resolution: String) throws -> Double? {
+        _ = isRequiredNull(key, resolution: resolution)
+        return try lenientDouble(key)
+    }
+
+    /// A whole number HAR 1.2 requires: as ``lenientInt(_:)``, and a `null` is reported (read as `resolution`).
+    func requiredInt(_ key: String, resolution: String = "read as unknown (-1)") throws -> Int? {
+        _ = isRequiredNull(key, resolution: resolution)
+        return try lenientInt(key)
+    }
+
     /// A boolean or number's JSON spelling.
     private func scalarText(_ codingKey: HARCodingKey) -> String? {
         if let value = try? decode(Bool.self, forKey: codingKey) { return value ? "true" : "false" }
@@ -58,9 +78,10 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
         guard !isAbsent(key) else { return nil }
         let codingKey = HARCodingKey(key)
         if let value = try? decode(String.self, forKey: codingKey) { return value }
-        if let value = try? decode(Bool.self, forKey: codingKey) { return value ? "true" : "false" }
-        if let value = try? decode(Int.self, forKey: codingKey) { return String(value) }
-        if let value = try? decode(Double.self, forKey: codingKey) { return String(value) }
+        if let value = scalarText(codingKey) {
+            coerced(codingKey, expected: "a string", "read as its JSON text \(value)")
+            return value
+        }
         if let lines = try? decode([String].self, forKey: codingKey) {
             let count = "\(lines.count) string\(lines.count == 1 ? "" : "s")"
             HARWarningLog.warn(
@@ -108,7 +129,15 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
             HARWarningLog.warn(at: codingPath + [HARCodingKey(key)], "number out of range", "read as unknown")
             return nil
         }
-        return Int(value.rounded())
+        let whole = Int(value.rounded())
+        if Double(whole) != value, (try? decode(Double.self, forKey: HARCodingKey(key))) != nil {
+            HARWarningLog.warn(
+                at: codingPath + [HARCodingKey(key)],
+                "expected a whole number, found \(value)",
+                "read as \(whole)"
+            )
+        }
+        return whole
     }
 
     /// A boolean; accepts `"true"`/`"false"` strings and the numbers 0 and 1; any other value reads as unknown
@@ -238,16 +267,24 @@ extension KeyedDecodingContainer where Key == HARCodingKey {
             let isHere = place(context.codingPath).isEmpty
             let kind = isHere ? found.map { ", found \($0.kindDescription)" } ?? "" : ""
             return "expected \(expected)\(place(context.codingPath))\(kind)"
-        case .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+        case .valueNotFound(_, let context)?:
+            return "null where HAR 1.2 requires a value\(place(context.codingPath))"
+        case .dataCorrupted(let context)?:
             return "unusable value\(place(context.codingPath))"
         default:
             return "cannot be read: \(error)"
         }
     }
 
-    /// A field the entry cannot do without: throws `keyNotFound` when absent or `null`.
+    /// A field the entry cannot do without: throws `keyNotFound` when absent, `valueNotFound` when `null`.
     func required<T>(_ key: String, _ read: (String) throws -> T?) throws -> T {
         guard let value = try read(key) else {
+            if contains(HARCodingKey(key)) {
+                throw DecodingError.valueNotFound(
+                    T.self,
+                    .init(codingPath: codingPath + [HARCodingKey(key)], debugDescription: "null")
+                )
+            }
             throw DecodingError.keyNotFound(
                 HARCodingKey(key),
                 .init(codingPath: codingPath, debugDescription: "missing required field \"\(key)\"")

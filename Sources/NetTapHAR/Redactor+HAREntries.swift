@@ -16,11 +16,18 @@ extension Redactor {
     }
 
     /// An entry's request URL as a redacted export shows it: secret query items and a user-info password
-    /// replaced, and `secrets` (``secrets(of:)`` of its document) swept; text that is not a URL is kept.
+    /// replaced, and `secrets` (``secrets(of:)`` of its document) swept; text that is not a URL is shown as written,
+    /// its query redacted.
     package func redactedURL(of entry: HAREntry, sweeping secrets: Set<String>) -> String {
-        guard isEnabled, URL(string: entry.request.url) != nil else { return entry.request.url }
+        guard isEnabled else { return entry.request.url }
         let transaction = entry.transaction()
         let redacted = redact(transaction: transaction, request: redaction(of: transaction.request), sweeping: secrets)
-        return redacted.redacted.value.request.url.absoluteString
+        let url = redacted.redacted.value.request.url
+        guard URL(string: entry.request.url) == nil, url.scheme == nil,
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
+        // Text that is no URL became a relative URL of its escaped text (`HARURL`): show it as the file wrote it,
+        // with the query as redacted.
+        return components.path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 }

@@ -14,10 +14,18 @@ package enum RecordedStub {
     /// `Connection` is kept: the app saw it on the real answer, and a cassette replays it too.
     static let transferHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
 
-    /// Whether an answer may have a body: HTTP forbids one in a 1xx, 204 or 304 answer and in the answer to HEAD
-    /// (RFC 9110 §6.4.1, §9.3.2).
+    /// Whether an answer may have a body: HTTP forbids one in a 1xx, 204, 205 or 304 answer and in the answer to HEAD
+    /// (RFC 9110 §6.4.1, §9.3.2, §15.3.6).
     package static func carriesBody(method: String, statusCode: Int) -> Bool {
-        !(method.uppercased() == "HEAD" || (100..<200).contains(statusCode) || statusCode == 204 || statusCode == 304)
+        !(method.uppercased() == "HEAD" || (100..<200).contains(statusCode) || [204, 205, 304].contains(statusCode))
+    }
+
+    /// Why a HAR entry's `url` cannot be a stub's: empty, relative, or not a URL at all.
+    static func unusableURLReason(_ text: String) -> String {
+        if text.isEmpty { return "its URL is empty" }
+        guard let url = URL(string: text) else { return "its URL is not a URL" }
+        if url.scheme == nil { return "its URL is relative (a stub matches an absolute URL with a scheme and host)" }
+        return "its URL has no host"
     }
 
     /// A stub matching the request's method and exact URL (see ``StubMatcher/exactRequest(method:url:redactor:)``)

@@ -88,9 +88,10 @@ extension Stub {
         redactor: Redactor = .default,
         in document: HARDocument? = nil
     ) throws {
-        let target = "\(entry.request.method) \(entry.request.url)"
+        let shownURL = entry.request.url.isEmpty ? "(empty URL)" : redactor.redactedURL(of: entry, sweeping: [])
+        let target = "\(entry.request.method) \(shownURL)"
         guard let url = URL(string: entry.request.url), url.host != nil else {
-            throw MockingError.notSavable(target, reason: "its URL cannot be parsed")
+            throw MockingError.notSavable(target, reason: RecordedStub.unusableURLReason(entry.request.url))
         }
         guard entry.response.status > 0 else {
             let chromeError = entry.response.customFields["_error"]?.stringValue
@@ -102,7 +103,8 @@ extension Stub {
                 let detail = chromeError.map { " (\($0))" } ?? ""
                 throw MockingError.notSavable(
                     target,
-                    reason: "it has no response (status 0)\(detail) and no network error a stub can reproduce"
+                    reason: "it has no response (status \(entry.response.status))\(detail) and no network error a "
+                        + "stub can reproduce"
                 )
             }
             self = RecordedStub.failure(method: entry.request.method, url: url, code: code, redactor: redactor)

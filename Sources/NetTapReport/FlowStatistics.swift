@@ -230,7 +230,11 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     public static let noHost = "(no host)"
 
     private static func host(of components: URLComponents) -> String {
-        guard let host = components.host, !host.isEmpty else { return noHost }
+        // Host names are case-insensitive (RFC 3986 §3.2.2): `API.example.com` and `api.example.com` are one host.
+        // A host that needed escaping (`exa%20mple.com`) names no server: the URL is not one (as HAR import reads it).
+        guard let encoded = components.percentEncodedHost, !encoded.isEmpty, !encoded.contains("%"),
+            let host = components.host?.lowercased()
+        else { return noHost }
         if let port = components.port { return "\(host):\(port)" }
         return host
     }

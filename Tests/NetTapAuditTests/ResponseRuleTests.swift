@@ -134,6 +134,36 @@ struct ResponseRuleTests {
         )
         #expect(local.findings.keys == ["plaintext.credentials@cookie session"])
         #expect(local.findings.first?.severity == .low)
+        #expect(
+            local.findings.first?.message.contains("localhost is this machine (loopback), so this is low") == true,
+            "\(String(describing: local.findings.first?.message))"
+        )
+    }
+
+    @Test("a preference cookie over http is no credential; an HttpOnly one or a session-named one is")
+    func whichCookiesAreCredentials() async throws {
+        let preferences = try await Self.respond(
+            "http://api.example.com/",
+            headers: HeaderFields([
+                .init(name: "Set-Cookie", value: "theme=dark; Path=/"),
+                .init(name: "Set-Cookie", value: "lang=en"),
+            ])
+        )
+        #expect(preferences.findings.filter { $0.rule == "plaintext.credentials" }.isEmpty)
+        let credentials = try await Self.respond(
+            "http://api.example.com/",
+            headers: HeaderFields([
+                .init(name: "Set-Cookie", value: "x=1; HttpOnly"),
+                .init(name: "Set-Cookie", value: "PHPSESSID=abc"),
+                .init(name: "Set-Cookie", value: "connect.sid=abc"),
+                .init(name: "Set-Cookie", value: "remember_me=1"),
+            ])
+        )
+        #expect(
+            Set(credentials.findings.filter { $0.rule == "plaintext.credentials" }.compactMap(\.location)) == [
+                "cookie x", "cookie PHPSESSID", "cookie connect.sid", "cookie remember_me",
+            ]
+        )
     }
 
     @Test("a cookie set on a redirect hop is reported with the hop's URL")

@@ -59,6 +59,28 @@ struct QueryCommandTests {
         #expect(lines[4].hasSuffix("https://api.example.com/v1/users"))
     }
 
+    @Test("query on a HAR file points to report and stats; report says how many entries it left out")
+    func harGivenToQuery() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unreadable = #"{"startedDateTime": "2026-01-01T00:00:00Z", "request": {"postData": {}}, "response": {}}"#
+        try Data(#"{"log": {"entries": [\#(unreadable)]}}"#.utf8).write(to: directory.appendingPathComponent("a.har"))
+        let query = await runCLI(["query", "a.har"], workingDirectory: directory)
+        #expect(query.exitCode != .success)
+        #expect(
+            query.standardError.hasSuffix(
+                "not a NetTap store: file is not a database; a HAR file is read by nettap report and nettap stats\n"
+            ),
+            "\(query.standardError)"
+        )
+        let report = await runCLI(["report", "a.har"], workingDirectory: directory)
+        #expect(
+            report.standardOutput.hasPrefix("a.har: 0 transactions (1 entry left out: not readable as HAR), 0 hosts")
+        )
+        let json = await runCLI(["report", "a.har", "--json"], workingDirectory: directory)
+        #expect(json.standardOutput.contains(#""entriesLeftOut" : 1"#))
+    }
+
     @Test("the HTTP column shows the version negotiated on the wire, else the response's, else -")
     func httpColumn() async throws {
         let directory = try makeTemporaryDirectory()

@@ -82,7 +82,7 @@ struct HARLenientReadingTests {
                 "$.log.entries[0].response.bodySize", "$.log.entries[1]",
             ]
         )
-        // The second entry's only oddities: no timings (required) and a null redirectURL (optional: no warning).
+        // The second entry's only oddities: no timings (required) and a null redirectURL (empty: no warning).
         #expect(warnings.filter { $0.path == "$.log.entries[1]" }.map(\.problem) == [#"missing "timings""#])
     }
 
@@ -102,9 +102,11 @@ struct HARLenientReadingTests {
             warnings.map(\.description) == [
                 #"$.log.entries[0]: missing "response"; read as no response (status 0)"#,
                 #"$.log.entries[0]: missing "timings"; read as unknown (-1)"#,
+                "$.log.entries[0].startedDateTime: not an ISO 8601 date and time; read as the earliest start in the file",
                 "$.log.entries[0].time: expected a number, found a string; read as unknown",
                 #"$.log.entries[1]: missing required field "request"; left out"#,
                 #"$.log.entries[2]: missing "timings"; read as unknown (-1)"#,
+                "$.log.entries[2].startedDateTime: not an ISO 8601 date and time; read as the earliest start in the file",
             ]
         )
         #expect(document.log.leftOutEntryPositions == [1])
@@ -114,9 +116,46 @@ struct HARLenientReadingTests {
         #expect(document.log.fileEntryCount == 3)
     }
 
+    @Test("null where HAR 1.2 requires a date, number or version, numbers as header text and fractions as sizes warn")
+    func requiredScalars() throws {
+        let json = """
+            {"log": {"entries": [
+              {"startedDateTime": "2026-01-01T00:00:05Z", "time": 1, "timings": {"send": 0, "wait": 1, "receive": 0},
+               "request": {"method": "GET", "url": "https://a.example/1", "httpVersion": null,
+                 "headers": [{"name": "X-Count", "value": 5}, {"name": "X-Flag", "value": true}]},
+               "response": {"status": 200, "statusText": null, "redirectURL": null,
+                 "content": {"size": 3.7, "mimeType": "text/plain"}}},
+              {"startedDateTime": null, "time": null, "timings": {"send": 0, "wait": 1, "receive": 0},
+               "request": {"method": "GET", "url": "https://a.example/2"}, "response": {"status": 200}}
+            ]}}
+            """
+        let (document, warnings) = try read(json)
+        #expect(
+            Set(warnings.map(\.path)) == [
+                "$.log.entries[0].request.httpVersion", "$.log.entries[0].request.headers[0].value",
+                "$.log.entries[0].request.headers[1].value", "$.log.entries[0].response.content.size",
+                "$.log.entries[1].startedDateTime", "$.log.entries[1].time",
+            ]
+        )
+        #expect(document.log.entries[0].request.headers.map(\.value) == ["5", "true"])
+        #expect(document.log.entries[0].response.content.size == 4)
+        // A missing start is the file's earliest, not 1970: statistics keep their span.
+        let starts = document.transactions().map(\.timings.startDate)
+        #expect(starts[1] == starts[0])
+    }
+
     @Test("what is not HAR is still refused with the place: no log, entries that are not an array, not JSON")
     func notHAR() {
         #expect(throws: HARError.self) { try read(#"{"logs": {}}"#) }
+        #expect(
+            throws: HARError(
+                source: "odd.har",
+                path: "$.log.entries",
+                message: "found null where HAR 1.2 requires a value"
+            )
+        ) {
+            try read(#"{"log": {"entries": null}}"#)
+        }
         do {
             _ = try read(#"{"log": {"entries": {"0": {}}}}"#)
             Issue.record("entries as an object was accepted")
@@ -139,7 +178,21 @@ struct HARLenientReadingTests {
         }
         let (document, _) = try read(#"{"log": {"entries": [\#(entries.joined(separator: ","))]}}"#)
         let urls = document.transactions().map(\.request.url)
-        #expect(urls.map(\.absoluteString) == ["http%3A//%5B%3A%3A1", "about:blank"])
+        #expect(urls.map(\.absoluteString) == ["http%3A%2F%2F%5B%3A%3A1", "about:blank"])
         #expect(urls.map(\.host) == [nil, nil])
+    }
+}
+
+@Suite("Form post data listed as params")
+struct FormParamsTests {
+    @Test("params without text are the body a browser sends: space as +, reserved characters escaped")
+    func formEncoded() {
+        let postData = HARPostData(
+            mimeType: "application/x-www-form-urlencoded",
+            params: [
+                HARPostParameter(name: "full name", value: "Ann Lee"), HARPostParameter(name: "q", value: "a&b=c+d/é"),
+            ]
+        )
+        #expect(postData.decodedData() == Data("full+name=Ann+Lee&q=a%26b%3Dc%2Bd%2F%C3%A9".utf8))
     }
 }

@@ -82,11 +82,11 @@ struct AuditTests {
     )
     func cookies(style: CallerStyle) async throws {
         let server = try await HTTPBin.shared()
-        let run = try await Self.run(URLRequest(url: server.url("/cookies/set?flavour=oat")), style: style)
+        let run = try await Self.run(URLRequest(url: server.url("/cookies/set?flavour_session=oat")), style: style)
         #expect(run.audited.response?.statusCode == 200)
         #expect(
             Self.keys(run.transaction.findings) == [
-                "plaintext.credentials@cookie flavour", "cookie.insecure@cookie flavour",
+                "plaintext.credentials@cookie flavour_session", "cookie.insecure@cookie flavour_session",
             ]
         )
         let plaintext = try #require(run.transaction.findings.first { $0.rule == "plaintext.credentials" })

@@ -91,9 +91,9 @@ struct SaveAsMockTests {
         _ = try Stub(recording: entry)  // valid base64 saves
     }
 
-    @Test("a 204, a 304 and the answer to HEAD are saved without the body a HAR writer left in them")
+    @Test("a 204, a 205, a 304 and the answer to HEAD are saved without the body a HAR writer left in them")
     func noBodyWhereHTTPForbidsOne() async throws {
-        for (method, status) in [("GET", 304), ("DELETE", 204), ("HEAD", 200), ("GET", 200)] {
+        for (method, status) in [("GET", 304), ("DELETE", 204), ("POST", 205), ("HEAD", 200), ("GET", 200)] {
             var entry = try entries("charles.har")[0]
             entry.request.method = method
             entry.response.status = status
@@ -109,6 +109,28 @@ struct SaveAsMockTests {
                 "\(method) \(status)"
             )
         }
+    }
+
+    @Test("an entry that cannot be saved says why, with its URL redacted and its real status")
+    func unsavableEntriesSayWhy() throws {
+        var entry = try entries("charles.har")[0]
+        func reason(_ change: (inout HAREntry) -> Void) -> String {
+            var changed = entry
+            change(&changed)
+            do {
+                _ = try Stub(recording: changed)
+                return "saved"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(reason { $0.request.url = "/rel?password=hunter2-secret" }.contains("its URL is relative"))
+        #expect(!reason { $0.request.url = "/rel?password=hunter2-secret" }.contains("hunter2-secret"))
+        #expect(reason { $0.request.url = "http://[bad/?token=abcdef123" }.contains("its URL is not a URL"))
+        #expect(!reason { $0.request.url = "http://[bad/?token=abcdef123" }.contains("abcdef123"))
+        #expect(reason { $0.request.url = "" }.contains("GET (empty URL) as a stub: its URL is empty"))
+        entry.response.status = -1
+        #expect(reason { _ in }.contains("it has no response (status -1)"))
     }
 
     @Test("a Charles entry keeps its headers minus transfer headers and matches its query")

@@ -117,3 +117,15 @@ struct FlowStatisticsTests {
         #expect(FlowStatistics.nearestRankPercentile(99, of: []) == nil)
     }
 }
+
+@Suite("Host labels: one host whatever its case; a host that needed escaping is no host")
+struct HostLabelCaseTests {
+    @Test("upper and lower case name one host; exa%20mple.com and a text that is no URL are (no host)")
+    func labels() throws {
+        #expect(FlowStatistics.host(of: try #require(URL(string: "HTTPS://H.EXAMPLE.COM/x"))) == "h.example.com")
+        #expect(FlowStatistics.host(of: "https://API.example.com:8443/v1") == "api.example.com:8443")
+        #expect(FlowStatistics.host(of: try #require(URL(string: "http://exa%20mple.com/"))) == FlowStatistics.noHost)
+        #expect(FlowStatistics.host(of: "http://exa mple.com/?a=1") == FlowStatistics.noHost)
+        #expect(FlowStatistics.host(of: "/relative?a=1") == FlowStatistics.noHost)
+    }
+}

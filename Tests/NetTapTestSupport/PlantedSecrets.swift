@@ -52,7 +52,8 @@ public struct PlantedSecrets: Sendable {
         "query-password", "basic", "proxy-basic", "cookie-session", "cookie-theme", "json-password",
         "json-refresh-token", "json-client-secret", "json-otp", "json-session", "json-access-token", "json-api-key",
         "form-password", "form-client-secret", "form-token", "set-cookie-session", "response-set-cookie",
-        "response-api-key", "several-set-cookie-1", "several-set-cookie-2",
+        "response-api-key", "several-set-cookie-1", "several-set-cookie-2", "quoted-set-cookie",
+        "nameless-set-cookie",
     ]
 
     /// Every planted secret.
@@ -70,7 +71,8 @@ public struct PlantedSecrets: Sendable {
     ///   (`/anything/basic`), a JSON body (`/anything/json`), a form body (`/anything/form`), a cookie set by
     ///   the server behind a redirect (`/cookies/set`), response headers chosen by the query
     ///   (`/response-headers`), a response with several `Set-Cookie` fields, then their values again in a later
-    ///   request's query (`/anything/track`) and in a redirect's `Location` (`/redirect-to`).
+    ///   request's query (`/anything/track`) and in a redirect's `Location` (`/redirect-to`), then a quoted and a
+    ///   nameless `Set-Cookie` whose values a later request's query carries (`/anything/again`).
     public func requests(at base: URL) -> [URLRequest] {
         var requests: [URLRequest] = []
         func add(_ path: String, query: String? = nil, method: String = "GET", headers: [String: String] = [:]) {
@@ -130,6 +132,17 @@ public struct PlantedSecrets: Sendable {
         )
         add("/anything/track", query: "visit=\(secret("several-set-cookie-1"))&page=2")
         add("/redirect-to", query: "url=%2Fanything%2Fnext%3Fv%3D\(secret("several-set-cookie-2"))")
+        // A quoted cookie value and a cookie without a name (RFC 6265 §4.1.1, §5.2), whose values a later request
+        // carries unquoted; no session here stores cookies.
+        add(
+            "/response-headers",
+            query: "Set-Cookie=qsid%3D%22\(secret("quoted-set-cookie"))%22%3B%20Path%3D%2F"
+                + "&Set-Cookie=\(secret("nameless-set-cookie"))%3B%20Path%3D%2F"
+        )
+        add(
+            "/anything/again",
+            query: "q=\(secret("quoted-set-cookie"))&n=\(secret("nameless-set-cookie"))"
+        )
         return requests
     }
 

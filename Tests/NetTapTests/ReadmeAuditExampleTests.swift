@@ -26,6 +26,14 @@ struct ReadmeAuditExampleTests {
         for item in interceptor.captureLog.transactions.findings(minimumSeverity: .medium) {
             print(item.summary)  // GET http://api.nettap.example/v1/login [high] plaintext.basic-auth at header …
         }
+
+        // The same login to a server on this machine: the plaintext finding is low, and its text says why.
+        login.url = URL(string: "http://127.0.0.1:8080/v1/login")!
+        _ = try? await session.data(for: login)
+        for item in interceptor.captureLog.transactions.findings(rule: "plaintext.basic-auth")
+        where item.finding.severity == .low {
+            print(item.finding.message)  // … to 127.0.0.1; 127.0.0.1 is this machine (loopback), so this is low: …
+        }
         // README-END audit
         return printed
     }
@@ -38,7 +46,17 @@ struct ReadmeAuditExampleTests {
         let session = interceptor.makeSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let printed = try await auditExample(interceptor: interceptor, session: session)
-        #expect(transport.requests.map(\.url?.host) == ["api.nettap.example"], "the audit changed nothing it sent")
+        #expect(
+            transport.requests.map(\.url?.host) == ["api.nettap.example", "127.0.0.1"],
+            "the audit changed nothing it sent"
+        )
+        #expect(
+            printed.contains {
+                $0.hasPrefix("Basic credentials") && $0.contains("127.0.0.1 is this machine (loopback), so this is low")
+            },
+            "\(printed)"
+        )
+        #expect(printed.filter { $0.contains("127.0.0.1") }.count == 1, "the medium loop printed only the remote one")
         #expect(printed.contains { $0.contains("[high] plaintext.basic-auth at header Authorization") }, "\(printed)")
         #expect(printed.contains { $0.contains("query.password") }, "\(printed)")
         #expect(!printed.joined().contains("hunter2"))

@@ -28,12 +28,15 @@ struct EchoPattern {
     private let characters: [[[UInt8]]]
     /// By byte value: whether a copy of some secret can start with that byte.
     private let startBytes: [Bool]
+    /// ``searched`` as a set, to tell whether a whole value is a secret.
+    private let secrets: Set<String>
 
     /// The pattern for these secrets, or `nil` when none is long enough to look for.
     init?(_ secrets: Set<String>) {
         searched = secrets.filter { $0.count >= Redactor.minimumEchoLength }
             .sorted { ($0.count, $0) > ($1.count, $1) }
         guard !searched.isEmpty else { return nil }
+        self.secrets = Set(searched)
         hasSpace = searched.contains { $0.utf8.contains(UInt8(ascii: " ")) }
         hasSlash = searched.contains { $0.utf8.contains(UInt8(ascii: "/")) }
         characters = searched.map { secret in secret.map { Array(String($0).utf8) } }
@@ -45,6 +48,11 @@ struct EchoPattern {
             if first == [UInt8(ascii: "/")] { startBytes[Int(UInt8(ascii: "\\"))] = true }
         }
         self.startBytes = startBytes
+    }
+
+    /// Whether `value` is, as a whole, one of the secrets looked for.
+    func isSecret(_ value: String) -> Bool {
+        secrets.contains(value)
     }
 
     /// The text with every copy replaced by `replacement` (inserted literally).

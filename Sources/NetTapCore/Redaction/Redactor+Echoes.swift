@@ -43,13 +43,64 @@ extension Redactor {
         return removedTokens(original: before, redacted: after)
     }
 
-    /// The values redacting headers removed.
+    /// The values redacting headers removed: each whole value replaced (a cookie's value, quoted or not, `=` and
+    /// all; a credential after its scheme; a secret field's value) and the tokens of it that are gone.
     static func removedHeaderValues(original: HeaderFields, redacted: HeaderFields) -> Set<String> {
         var found: Set<String> = []
         for (before, after) in zip(original, redacted) where before.value != after.value {
             found.formUnion(removedTokens(original: before.value, redacted: after.value))
+            let name = before.name.lowercased()
+            if name == "cookie" || name == "set-cookie" {
+                found.formUnion(
+                    removedCookieValues(
+                        original: before.value,
+                        redacted: after.value,
+                        isSetCookie: name == "set-cookie"
+                    )
+                )
+            } else if let value = removedWholeValue(original: before.value, redacted: after.value) {
+                found.insert(value)
+            }
         }
         return found
+    }
+
+    /// The value a secret field's redaction replaced whole (`[redacted]`, or `scheme [redacted]` for credentials).
+    private static func removedWholeValue(original: String, redacted: String) -> String? {
+        let value = original.trimmingCharacters(in: .whitespaces)
+        if redacted == placeholder { return value }
+        guard redacted.hasSuffix(" " + placeholder), let space = value.firstIndex(of: " ") else { return nil }
+        return value[value.index(after: space)...].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The cookie values a `Cookie` or `Set-Cookie` redaction replaced, line by line and cookie by cookie: each
+    /// whole value (`a=b` of `sid=a=b`) and, for a quoted one, also without its quotes (RFC 6265 §4.1.1).
+    private static func removedCookieValues(original: String, redacted: String, isSetCookie: Bool) -> Set<String> {
+        var found: Set<String> = []
+        for (before, after) in zip(cookieLines(original), cookieLines(redacted)) {
+            for (cookie, redactedCookie) in zip(cookiePairs(before, isSetCookie), cookiePairs(after, isSetCookie))
+            where cookie != redactedCookie {
+                let value = cookie.firstIndex(of: "=").map { cookie[cookie.index(after: $0)...] } ?? cookie[...]
+                let trimmed = value.trimmingCharacters(in: .whitespaces)
+                found.insert(trimmed)
+                if trimmed.count > 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\"") {
+                    found.insert(String(trimmed.dropFirst().dropLast()))
+                }
+            }
+        }
+        return found
+    }
+
+    /// The lines of a header value (several cookies one per line, as Firefox's HAR export writes them).
+    private static func cookieLines(_ value: String) -> [Substring] {
+        value.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    /// The `name=value` pairs of one cookie line: every `;`-separated piece of a `Cookie` line, the first piece of
+    /// each cookie of a `Set-Cookie` line.
+    private static func cookiePairs(_ line: Substring, _ isSetCookie: Bool) -> [Substring] {
+        guard isSetCookie else { return line.split(separator: ";", omittingEmptySubsequences: false) }
+        return splitSetCookie(String(line)).map { cookie in cookie.prefix { $0 != ";" } }
     }
 
     /// Replaces every copy of a secret in a body: inside JSON strings (the JSON stays valid), or anywhere in
@@ -57,12 +108,14 @@ extension Redactor {
     ///
     /// Each secret is found in any spelling an encoder may give it (see ``EchoPattern``): as is, with any of its
     /// characters percent-encoded (either hex case), a space as `+`, `/` escaped as `\/`.
+    /// - Parameters:
+    ///   - forms: The secrets' pattern, built once for every place swept (`nil` when no secret is long enough).
+    ///   - body: The body.
     /// - Returns: The new bytes, or `nil` when no copy was found.
-    static func removingEchoes(of secrets: Set<String>, from body: Data) -> Data? {
-        guard !secrets.isEmpty, !body.isEmpty, let forms = EchoPattern(secrets), forms.mayContainCopy(json: body)
-        else { return nil }
+    static func removingEchoes(of forms: EchoPattern?, from body: Data) -> Data? {
+        guard let forms, !body.isEmpty, forms.mayContainCopy(json: body) else { return nil }
         if let value = try? JSONValue(data: body) {
-            let swept = sweep(value, forms: forms, secrets: secrets)
+            let swept = sweep(value, forms: forms)
             guard swept != value else { return nil }
             return try? swept.data()
         }
@@ -74,26 +127,26 @@ extension Redactor {
     /// Replaces every copy of a secret in a URL (its text, the secret also percent-encoded) by the
     /// percent-encoded placeholder.
     /// - Returns: The new URL, or `nil` when no copy was found (or the result would not parse).
-    static func removingEchoes(of secrets: Set<String>, from url: URL) -> URL? {
-        guard !secrets.isEmpty, let pattern = EchoPattern(secrets) else { return nil }
+    static func removingEchoes(of forms: EchoPattern?, from url: URL) -> URL? {
+        guard let forms else { return nil }
         let text = url.absoluteString
-        let swept = pattern.replacing(in: text, with: encodedPlaceholder)
+        let swept = forms.replacing(in: text, with: encodedPlaceholder)
         return swept == text ? nil : URL(string: swept)
     }
 
-    /// Replaces every copy of a secret in a header value.
-    static func removingEchoes(of secrets: Set<String>, from value: String) -> String? {
-        guard !secrets.isEmpty, let pattern = EchoPattern(secrets) else { return nil }
-        let swept = sweep(value, forms: pattern)
+    /// Replaces every copy of a secret in a header value or other text.
+    static func removingEchoes(of forms: EchoPattern?, from value: String) -> String? {
+        guard let forms else { return nil }
+        let swept = sweep(value, forms: forms)
         return swept == value ? nil : swept
     }
 
-    private static func sweep(_ value: JSONValue, forms: EchoPattern, secrets: Set<String>) -> JSONValue {
+    private static func sweep(_ value: JSONValue, forms: EchoPattern) -> JSONValue {
         switch value {
         case .string(let text): .string(sweep(text, forms: forms))
-        case .integer(let number) where secrets.contains(String(number)): .string(placeholder)
-        case .array(let elements): .array(elements.map { sweep($0, forms: forms, secrets: secrets) })
-        case .object(let members): .object(members.mapValues { sweep($0, forms: forms, secrets: secrets) })
+        case .integer(let number) where forms.isSecret(String(number)): .string(placeholder)
+        case .array(let elements): .array(elements.map { sweep($0, forms: forms) })
+        case .object(let members): .object(members.mapValues { sweep($0, forms: forms) })
         default: value
         }
     }

@@ -83,13 +83,21 @@ extension Redactor {
     }
 
     /// Whether the value of the cookie `name`, sent or set in `header` (`Cookie` or `Set-Cookie`), is redacted.
-    func isSecretCookie(_ name: String, in header: String) -> Bool {
+    package func isSecretCookie(_ name: String, in header: String) -> Bool {
         (isSecret(header, at: .header) || matchesRule(name, at: .cookie)) && !isExcepted(name, at: .cookie)
     }
 
     private func redactCookieLine(_ value: String, header: String, locations: inout [RedactionLocation]) -> String {
         func redactPair(_ pair: Substring) -> String {
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            guard let equals = pair.firstIndex(of: "=") else {
+                // A cookie without a name (RFC 6265 §5.2: the whole pair is its value, its name empty).
+                let value = pair.trimmingCharacters(in: .whitespaces)
+                guard !value.isEmpty, value != Self.placeholder, isSecretCookie("", in: header) else {
+                    return String(pair)
+                }
+                locations.append(RedactionLocation(kind: .cookie, name: "", header: header))
+                return String(pair.prefix { $0 == " " }) + Self.placeholder
+            }
             let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
             let cookieValue = pair[pair.index(after: equals)...]
             let isSecretCookie = isSecretCookie(name, in: header)

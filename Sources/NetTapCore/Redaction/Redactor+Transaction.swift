@@ -66,7 +66,7 @@ extension Redactor {
             result.body = redacted.value
             locations += redacted.locations
         }
-        locations += removeEchoes(of: Self.removedValues(from: request, to: result), from: &result)
+        locations += removeEchoes(of: EchoPattern(Self.removedValues(from: request, to: result)), from: &result)
         var originalTokens: Set<String> = []
         if redactsTokens {
             let bodyTokens = Self.tokenValues(inBody: request.body?.data)
@@ -74,7 +74,7 @@ extension Redactor {
             let resultBodyTokens =
                 result.body?.data == request.body?.data ? bodyTokens : Self.tokenValues(inBody: result.body?.data)
             let tokens = Self.tokenValues(url: result.url, headers: result.headers).union(resultBodyTokens)
-            locations += removeEchoes(of: tokens, from: &result, kind: .token)
+            locations += removeEchoes(of: EchoPattern(tokens), from: &result, kind: .token)
         }
         return RequestRedaction(
             redacted: Redacted(value: result, locations: locations),
@@ -112,7 +112,7 @@ extension Redactor {
             let resultBodyTokens =
                 result.body?.data == response.body?.data ? bodyTokens : Self.tokenValues(inBody: result.body?.data)
             let tokens = Self.tokenValues(url: result.url, headers: result.headers).union(resultBodyTokens)
-            locations += removeEchoes(of: tokens, from: &result, kind: .token)
+            locations += removeEchoes(of: EchoPattern(tokens), from: &result, kind: .token)
         }
         return (Redacted(value: result, locations: locations), originalTokens)
     }
@@ -239,8 +239,9 @@ extension Redactor {
         }
         let own = secrets
         secrets.formUnion(known)
+        let forms = EchoPattern(secrets)
         if var redacted = result.response {
-            add(removeEchoes(of: secrets, from: &redacted), part: .response)
+            add(removeEchoes(of: forms, from: &redacted), part: .response)
             result.response = redacted
         }
         // A secret the response, a hop or another transaction revealed (a cookie it set, a token in its body) that
@@ -248,19 +249,19 @@ extension Redactor {
         // cassette's recorded query value with the placeholder stands for any text.
         let revealed = secrets.subtracting(requestSecrets)
         if !revealed.isEmpty {
-            add(removeEchoes(of: revealed, from: &result.request), part: .request)
+            add(removeEchoes(of: EchoPattern(revealed), from: &result.request), part: .request)
         }
         for index in result.redirects.indices {
             var headers = result.redirects[index].headers
-            var found = removeEchoes(of: secrets, from: &headers)
+            var found = removeEchoes(of: forms, from: &headers)
             result.redirects[index].headers = headers
-            if let swept = Self.removingEchoes(of: secrets, from: result.redirects[index].url) {
+            if let swept = Self.removingEchoes(of: forms, from: result.redirects[index].url) {
                 result.redirects[index].url = swept
                 found.append(RedactionLocation(kind: .echo, name: "url"))
             }
             add(found, part: .redirect(index + 1))
         }
-        locations += removeSecrets(secrets, fromNotesOf: &result)
+        locations += removeSecrets(forms, fromNotesOf: &result)
         result.redactions += locations.filter { !transaction.redactions.contains($0) }
         return (Redacted(value: result, locations: locations), own)
     }
@@ -268,7 +269,7 @@ extension Redactor {
     /// Replaces secret query items and copies of `secrets` in what handlers wrote about a transaction:
     /// annotation values and findings (their location, message and details), which may quote a URL or a header.
     private func removeSecrets(
-        _ secrets: Set<String>,
+        _ forms: EchoPattern?,
         fromNotesOf transaction: inout CapturedTransaction
     )
         -> [RedactionLocation]
@@ -276,7 +277,7 @@ extension Redactor {
         var locations: [RedactionLocation] = []
         func swept(_ text: String, name: String) -> String {
             let query = redactQuery(in: text)
-            let echoes = Self.removingEchoes(of: secrets, from: query.value)
+            let echoes = Self.removingEchoes(of: forms, from: query.value)
             if query.didRedact || echoes != nil { locations.append(RedactionLocation(kind: .echo, name: name)) }
             return echoes ?? query.value
         }
@@ -308,18 +309,18 @@ extension Redactor {
     /// Replaces copies of `secrets` in a request's URL, body and header values; each place is reported as
     /// `kind` (``RedactionLocation/Kind/echo`` or ``RedactionLocation/Kind/token``).
     private func removeEchoes(
-        of secrets: Set<String>,
+        of forms: EchoPattern?,
         from request: inout CapturedRequest,
         kind: RedactionLocation.Kind = .echo
     ) -> [RedactionLocation] {
-        guard !secrets.isEmpty else { return [] }
+        guard let forms else { return [] }
         var locations: [RedactionLocation] = []
-        if let swept = Self.removingEchoes(of: secrets, from: request.url) {
+        if let swept = Self.removingEchoes(of: forms, from: request.url) {
             request.url = swept
             locations.append(RedactionLocation(kind: kind, name: "url"))
         }
-        locations += removeEchoes(of: secrets, from: &request.headers, kind: kind)
-        if let body = request.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
+        locations += removeEchoes(of: forms, from: &request.headers, kind: kind)
+        if let body = request.body, let swept = Self.removingEchoes(of: forms, from: body.data) {
             request.body = body.replacingData(with: swept)
             locations.append(RedactionLocation(kind: kind, name: "body"))
         }
@@ -329,18 +330,18 @@ extension Redactor {
     /// Replaces copies of `secrets` in a response's URL, body and header values; each place is reported as
     /// `kind`.
     private func removeEchoes(
-        of secrets: Set<String>,
+        of forms: EchoPattern?,
         from response: inout CapturedResponse,
         kind: RedactionLocation.Kind = .echo
     ) -> [RedactionLocation] {
-        guard !secrets.isEmpty else { return [] }
+        guard let forms else { return [] }
         var locations: [RedactionLocation] = []
-        if let swept = Self.removingEchoes(of: secrets, from: response.url) {
+        if let swept = Self.removingEchoes(of: forms, from: response.url) {
             response.url = swept
             locations.append(RedactionLocation(kind: kind, name: "url"))
         }
-        locations += removeEchoes(of: secrets, from: &response.headers, kind: kind)
-        if let body = response.body, let swept = Self.removingEchoes(of: secrets, from: body.data) {
+        locations += removeEchoes(of: forms, from: &response.headers, kind: kind)
+        if let body = response.body, let swept = Self.removingEchoes(of: forms, from: body.data) {
             response.body = body.replacingData(with: swept)
             locations.append(RedactionLocation(kind: kind, name: "body"))
         }
@@ -349,15 +350,15 @@ extension Redactor {
 
     /// Replaces copies of `secrets` in header values; each field is reported as `kind`.
     private func removeEchoes(
-        of secrets: Set<String>,
+        of forms: EchoPattern?,
         from headers: inout HeaderFields,
         kind: RedactionLocation.Kind = .echo
     ) -> [RedactionLocation] {
-        guard !secrets.isEmpty else { return [] }
+        guard let forms else { return [] }
         var locations: [RedactionLocation] = []
         var fields = Array(headers)
         for index in fields.indices {
-            guard let swept = Self.removingEchoes(of: secrets, from: fields[index].value) else { continue }
+            guard let swept = Self.removingEchoes(of: forms, from: fields[index].value) else { continue }
             fields[index].value = swept
             locations.append(RedactionLocation(kind: kind, name: fields[index].name))
         }
