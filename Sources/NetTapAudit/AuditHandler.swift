@@ -9,38 +9,12 @@ import FoundationNetworking
 /// `http`, passwords in URLs, tokens and keys by their shape, insecure cookies, personal data sent to third
 /// parties, oversized images — as findings on the captured transaction, without changing the traffic.
 ///
-/// ```
-///  request ─▶ scan URL, headers, body ─▶ next ─▶ response ─▶ scan Set-Cookie (redirect hops too) ─┐
-///                                                                                                 │
-///  app ◀── the same bytes, chunk by chunk ◀── tee: count every byte, keep the first ones ◀───────┘
-///                                                  └─ at the end: image size, tokens in text ─▶ findings
-/// ```
-///
 /// Put it first in the handler list, so it sees the request as the app made it and the response as the app
-/// receives it. It never answers, never rewrites and never holds a byte back: the request is scanned before
-/// `next` is called (the body up to ``bodyScanLimit`` bytes), the response head at once, and the response body
-/// through a tee while the app reads it; the body's findings are added when it ends, before the app sees
-/// the end, so they are on the transaction's `findings` when the transaction finishes. Responses that are neither
-/// images nor text (and every response to `HEAD`, every 204 and 304) are passed on untouched.
-///
-/// The rules (see ``AuditRule`` for the table), with these decisions:
-///
-/// - **No secret values in findings.** A finding names the rule, the location (`header Authorization`,
-///   `query password`, `body $.user.token`, `cookie session`, `response body`), the kind (`jwt`,
-///   `aws-access-key-id`, …) and the URL without its query, user info and fragment — never the value, not even
-///   masked. A reviewer finds the value in the capture, which the `Redactor` protects.
-/// - **Loopback is lower.** `plaintext.credentials` and `plaintext.basic-auth` are `high`, but `low` when the
-///   host is `localhost`, a `*.localhost` name, `127.0.0.0/8` or `::1`: nothing crosses a network there.
-/// - **Third parties need a first-party list.** `pii.email` and `pii.card` are `medium` for hosts outside
-///   ``firstPartyHosts`` and not reported for hosts in it. With an empty list NetTap cannot tell, so they are
-///   reported as `info`.
-/// - **Cookies over `http`.** `Secure` cannot be set from `http` (RFC 6265bis §5.7), so over `http` a
-///   `Set-Cookie` is a `plaintext.credentials` finding instead, and `cookie.insecure` only reports a missing
-///   `HttpOnly`. Cookies being deleted (empty value, `Max-Age` ≤ 0) are not reported.
-/// - **Tokens in responses.** A private key block in a text response is `high`; another token in a response
-///   is `info` over `https` (issuing a token after login is normal, but the reviewer sees who hands out what)
-///   and `medium` over `http`.
-/// - Each rule reports a location once per request, however often the value repeats.
+/// receives it. It never answers, never rewrites and never holds a byte back: it scans the request (the body up
+/// to ``bodyScanLimit`` bytes) before calling `next`, and the response body through a tee while the app reads
+/// it; the findings are on the transaction when it finishes. Each finding names an ``AuditRule``, a severity
+/// and a location, never the secret value. Personal data is judged by ``firstPartyHosts`` (with an empty list
+/// it is reported as `info`), and plaintext findings to a loopback host are `low`.
 ///
 /// ```swift
 /// let interceptor = NetTapInterceptor()
@@ -55,6 +29,8 @@ import FoundationNetworking
 /// ```
 ///
 /// Thread safety: the handler is an immutable value; use it from any thread.
+///
+/// The rules and the decisions behind their severities are in the “Auditing” article of the NetTap documentation.
 public struct AuditHandler: TransactionHandler {
     /// The default ``imageSizeLimit``: 500 KiB (512,000 bytes).
     public static let defaultImageSizeLimit = 512_000

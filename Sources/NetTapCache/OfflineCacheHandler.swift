@@ -8,58 +8,12 @@ import FoundationNetworking
 /// Answers `GET` requests from an ``OfflineCache`` when the network cannot be reached, and stores successful
 /// answers for that.
 ///
-/// ```
-///  request ─▶ next (unchanged) ─┬─ response 200 ─▶ body teed to disk as the app reads it ─▶ app
-///                               │                   (entry committed when the body completes)
-///                               └─ URLError (offline, refused, timed out, …) ─▶ stored entry? ─▶ answer
-///                                                                                  │ none
-///                                                                                  ▼
-///                                                                    the same error, unchanged
-/// ```
-///
 /// This is an **offline fallback, not an HTTP cache**: every request goes to the network exactly as the app
-/// sent it (no conditional headers are added, nothing is answered from disk while the network works), and a
-/// stored answer is used only when the rest of the pipeline throws one of ``fallbackErrorCodes``. Any answer
-/// from the network wins, a `5xx` included. Freshness (`max-age`, `Expires`) and revalidation directives
-/// (`no-cache`, `must-revalidate`) are therefore not evaluated: when offline, an old answer is better than
-/// none, and its `Age` field says how old it is.
-///
-/// What is stored (RFC 9111 §3, as a private cache):
-/// - a response with status `200` to a `GET` request that ``matcher`` selects, once its body completed — a
-///   cancelled or failed body leaves nothing, and a body larger than ``OfflineCache/maxEntryBytes`` passes
-///   through unstored;
-/// - not when the request or the response says `Cache-Control: no-store` (RFC 9111 §5.2.1.5, §5.2.2.5); a
-///   response with `no-store` also removes the stored answer it would have replaced. A request with
-///   `no-store` is never answered from the cache either;
-/// - not when the response says `Vary: *` (RFC 9111 §4.1); other `Vary` fields are honoured: the storing
-///   request's values of those fields are part of the key, and only a request with the same values (absent
-///   fields matching absent fields) is answered.
-/// - The key is method, absolute URL without fragment (`https` included) and those values; a newer answer
-///   replaces the older one for the same key.
-/// - The stored head leaves out what describes one transfer rather than the content: `Content-Encoding`,
-///   `Content-Length`, `Transfer-Encoding` (the body is stored decoded, as the app received it), hop-by-hop
-///   fields (`Connection` and the fields it names, `Keep-Alive`, `TE`, `Trailer`, `Upgrade`,
-///   `Proxy-Authenticate`, `Proxy-Authentication-Info`, `Proxy-Connection`; RFC 9111 §3.1), `Age` (recomputed),
-///   and `Set-Cookie`: a stale answer must not overwrite cookies the server has set since.
-///
-/// An answer from the cache has the stored status, URL and head plus `Content-Length` (the stored size) and
-/// `Age` (RFC 9111 §5.1: seconds since the response was generated, per §4.2.3). No `Warning` field is added:
-/// RFC 9111 made it obsolete. The transaction shows `answeredBy == "cache"` and the annotations
-/// `cache` = `hit`, `cache.stored` (ISO 8601 date), `cache.age` (seconds) and `cache.networkError` (the
-/// failure that was replaced). Other outcomes annotate `cache` with `stored`, `miss` (a fallback error but no
-/// entry) or `not stored: <reason>`.
-///
-/// Disk work on the way: each body chunk is appended to the entry's file on the thread that delivers it, before
-/// it is passed on (the body is never held in memory); the commit (a rename and a small metadata file, plus
-/// removing evicted files) runs before the app sees the end of the body, so the entry exists once the app has
-/// the whole body; the index is rewritten in the background. An answer from the cache is read in 64 KiB
-/// chunks on a background queue, paced by the app's reading.
-///
-/// Redirects that the network followed are stored as their final answer (under the first request's URL, with
-/// the final URL as the answer's URL). A body that fails after its head arrived cannot fall back: the network
-/// answered. With the `NetTapInterceptor`, the request's own idle timeout also runs around the whole pipeline and
-/// fails it with `URLError(.timedOut)` without passing through this handler, so a silent server is answered
-/// from the cache only when a handler or transport below reports the timeout first.
+/// sent it, and a stored answer is used only when the rest of the pipeline throws one of ``fallbackErrorCodes``;
+/// any answer from the network wins, a `5xx` included. A `200` answer to a `GET` that ``matcher`` selects is
+/// stored once its body completed, keyed by method, URL and the fields its `Vary` names; `Cache-Control:
+/// no-store` and `Vary: *` are honoured. An answer from the cache carries an `Age` field and shows
+/// `answeredBy == "cache"` with `cache` annotations.
 ///
 /// ```swift
 /// let cache = try OfflineCache(directory: cachesURL.appendingPathComponent("NetTap/offline"))
@@ -70,6 +24,9 @@ import FoundationNetworking
 /// too, and after handlers that answer by themselves (stubs), whose answers are then never stored.
 ///
 /// Thread safety: the handler is a value; its cache may be used from any thread.
+///
+/// The storing and answering rules, the annotations and the disk work are in the “Offline cache” article of the
+/// NetTap documentation.
 public struct OfflineCacheHandler: TransactionHandler {
     /// `cache`: the handler's name, shown as `CapturedTransaction.answeredBy` for answers from the cache.
     public let name = "cache"
@@ -112,7 +69,7 @@ public struct OfflineCacheHandler: TransactionHandler {
     ///
     /// - Parameters:
     ///   - request: The request; passed to `next` as it is.
-    ///   - context: The transaction's context; annotated as described on the type.
+    ///   - context: The transaction's context; annotated as the “Offline cache” article describes.
     ///   - next: The rest of the pipeline; always called, once.
     /// - Returns: The network's response (its body teed to disk when it is stored), or the stored answer.
     /// - Throws: What `next` throws, unchanged, when there is no stored answer for it to replace.

@@ -12,29 +12,10 @@ import NetTapStore
 
 /// Everything a `nettap.json` file configures, read and checked, ready to apply to an interceptor.
 ///
-/// One file covers every capability, one section each; every section is optional, and a section left out
-/// leaves that capability off (or the interceptor's setting as it is). The JSON Schema
-/// `schema/nettap.schema.json` in the repository documents every key.
-///
-/// | section | read by | becomes |
-/// | --- | --- | --- |
-/// | `install` | ``InstallSettings`` | `installForSharedSession()`, `isEnabledInReleaseBuilds` |
-/// | `scope` | `HostScope.init(configuration:)` | `NetTapInterceptor.scope` |
-/// | `trust` | `TrustRule.rules(configuration:baseDirectory:)` | `NetTapInterceptor.trustRules` (debug builds) |
-/// | `capture` | ``CaptureSettings`` | `CaptureLog.capacity`, `NetTapInterceptor.bodyByteLimit`, `CaptureLog.isCapturing` |
-/// | `redaction` | `Redactor.init(configuration:)` | the redactor of the cassette, recorded stubs and the audit |
-/// | `mocks` | `MockConfiguration` | a `MockSet` behind a `MockHandler` |
-/// | `cassette` | `ReplayHandler.init(configuration:baseDirectory:redactor:)` | a `ReplayHandler` |
-/// | `shaping` | `NetworkShaper.init(configuration:)` | a `NetworkShaper` behind a `ShapingHandler` |
-/// | `files` | `LocalFilesHandler.init(configuration:baseDirectory:)` | a `LocalFilesHandler` |
-/// | `integrity` | `IntegrityHandler.init(configuration:baseDirectory:)` | an `IntegrityHandler` |
-/// | `cache` | `OfflineCacheHandler.init(configuration:baseDirectory:)` | an `OfflineCacheHandler` |
-/// | `audit` | `AuditHandler.init(configuration:)` | an `AuditHandler` |
-/// | `store` | `StoreConfiguration` | a `TransactionStore` observing the capture log |
-///
-/// A top-level `$schema` member (the schema's location, for editors) is allowed and ignored. Relative paths
-/// (mock body files, cassette, mount directories, manifests, fallbacks, cache directory, store) resolve against
-/// the configuration file's folder.
+/// One file covers every capability, one section each (``sectionNames``); every section is optional, and a
+/// section left out leaves that capability off (or the interceptor's setting as it is). The JSON Schema
+/// `schema/nettap.schema.json` in the repository documents every key. Relative paths resolve against the
+/// configuration file's folder.
 ///
 /// ```swift
 /// // In the app, with nettap.json in its bundle:
@@ -45,12 +26,13 @@ import NetTapStore
 /// }
 /// ```
 ///
-/// Reading builds every handler at once, so a problem anywhere is found before anything changes: reading
-/// a `cache` section creates its cache directory, and reading a `cassette` reads its HAR file when it exists;
-/// nothing else touches the file system until ``apply(to:)`` opens the store. Every error names the file and the
-/// JSON path (`nettap.json: $.mocks.stubs[2].match.pathRgex: unknown key "pathRgex"; did you mean "pathRegex"?`);
-/// ``validate(contentsOf:)`` and ``check(contentsOf:)`` find every error instead of stopping at the first, and
-/// change nothing on disk.
+/// Reading builds every handler at once, so a problem anywhere is found before anything changes. Every error
+/// names the file and the JSON path (`nettap.json: $.mocks.stubs[2].match.pathRgex: unknown key "pathRgex"; did
+/// you mean "pathRegex"?`); ``validate(contentsOf:)`` and ``check(contentsOf:)`` find every error instead of
+/// stopping at the first, and change nothing on disk.
+///
+/// What each section becomes, what reading touches on disk and where the handlers go are in the “Configuration”
+/// article of the NetTap documentation.
 public struct NetTapConfiguration: Sendable {
     /// The sections a `nettap.json` may have, in the order they are read and reported.
     public static let sectionNames = registry.map(\.name)

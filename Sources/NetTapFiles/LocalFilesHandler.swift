@@ -8,44 +8,13 @@ import FoundationNetworking
 /// Answers requests under URL prefixes from local files: an app's bundled web assets served as if from
 /// `http://localhost:1000/` or a CDN.
 ///
-/// ```
-///  request ─▶ mount with the longest matching prefix? ── none ──▶ next (untouched)
-///                 │ yes
-///                 ▼
-///  path after the prefix ─▶ safe file inside the directory? ── no ──▶ 404, or next when the mount falls through
-///                 │ yes (a directory URL ending in / serves its index.html; one without / gets a 301 to it)
-///                 ▼
-///  GET / HEAD? ── no ──▶ 405 (Allow: GET, HEAD)
-///                 ▼
-///  If-None-Match / If-Modified-Since ─▶ 304 │ Range ─▶ 206 / 416 │ otherwise 200, body streamed from the file
-/// ```
-///
-/// Responses (RFC 9110 section numbers in brackets):
-/// - `200 OK` with `Content-Type` (``MIMEType/contentType(forFileName:)``), `Content-Length` (the file's size),
-///   `Last-Modified` (IMF-fixdate, §8.8.2), a strong `ETag` made of size, modification time in nanoseconds,
-///   device and inode (§8.8.3) and `Accept-Ranges: bytes` (§14.3). The body is read from the file in 64 KiB
-///   chunks with back-pressure, never whole. `HEAD` gets the same fields and no body (§9.3.2).
-/// - `304 Not Modified` (§15.4.5) with `ETag` and `Last-Modified` and no body, when `If-None-Match` (a list of
-///   tags or `*`, weak comparison, §13.1.2) matches, or when there is no `If-None-Match` and
-///   `If-Modified-Since` (§13.1.3) is not before the file's modification time (whole seconds).
-/// - `206 Partial Content` (§15.3.7) with `Content-Range: bytes first-last/size` for one `Range` of a `GET`
-///   (`bytes=a-b`, `a-`, `-n`); `416 Range Not Satisfiable` (§15.5.17) with `Content-Range: bytes */size` when
-///   it starts past the end. Several ranges, a malformed header, an `If-Range` (§13.1.5) that does not match
-///   the current `ETag` (strong comparison) or `Last-Modified` (exactly), or a `HEAD` request: the whole file
-///   with `200` (see `ByteRangeRequest`).
-/// - `301 Moved Permanently` (§15.4.2) to the same URL with a `/` added, for a directory asked for without
-///   its trailing slash — as web servers do, so that relative links in its `index.html` resolve inside it;
-///   NetTap follows the redirect itself, so the app receives the index with the final URL. A directory URL
-///   ending in `/` serves its `index.html`; a directory without one is `404` (no listings).
-/// - `404 Not Found` (§15.5.5) for a missing file, and for every path that could reach outside the mount
-///   (`..`, encoded slashes or backslashes, NUL bytes, invalid UTF-8, symbolic links leading out; see
-///   `SafeFileLocator`), unless the mount ``FileMount/fallsThrough``: then the request goes to `next`.
-/// - `405 Method Not Allowed` (§15.5.6) with `Allow: GET, HEAD` for any other method; under a mount that
-///   falls through, only when the file exists (a missing one passes the request on).
-///
-/// The handler calls `context.answer(by: "files")` for every answer and annotates the transaction with
-/// `files.mount` (the mount's prefix), `files.path` (the path of the file below the mount's directory) and,
-/// for refusals, `files.note` (why).
+/// The mount with the longest matching prefix answers; requests under no mount go to `next` untouched. `GET` and
+/// `HEAD` get `200` with `Content-Type`, `Content-Length`, `Last-Modified`, a strong `ETag` and the body streamed
+/// from the file in 64 KiB chunks; conditional requests get `304`, one `Range` gets `206` or `416` (RFC 9110). A
+/// directory URL ending in `/` serves its `index.html`; one without the `/` gets a `301` to it. A missing file,
+/// and every path that could reach outside the mount (`..`, encoded slashes, symbolic links leading out), is
+/// `404` unless the mount ``FileMount/fallsThrough``; other methods get `405`. Every answer is marked as answered
+/// by `files` and annotated with `files.mount`, `files.path` and, for refusals, `files.note`.
 ///
 /// ```swift
 /// let interceptor = NetTapInterceptor()
@@ -56,6 +25,9 @@ import FoundationNetworking
 /// ```
 ///
 /// Thread safety: the handler is immutable and may be used from any thread.
+///
+/// Every response with its fields and RFC 9110 sections is in the “Local files and integrity” article of the
+/// NetTap documentation.
 public struct LocalFilesHandler: TransactionHandler {
     /// `files`: the handler's name, shown as the transaction's `answeredBy`.
     public let name = "files"

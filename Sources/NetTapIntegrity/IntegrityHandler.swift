@@ -9,37 +9,13 @@ import FoundationNetworking
 /// serves a known-good copy, fails, or reports when one was tampered with on the way (an operator or proxy
 /// injecting ads into JavaScript over HTTP).
 ///
-/// ```
-///  request ─▶ next ─▶ response ─┬─ no rule selects it, not 2xx, HEAD, 204, 205 ──────▶ streamed through
-///                               └─ selected: buffer whole body + hash ─┬─ match ─────▶ buffered body
-///                                                                      ├─ no digest ─▶ buffered body, annotated
-///                                                                      └─ mismatch ─▶ fallback | fail | report
-/// ```
-///
-/// For a response that the first selecting ``IntegrityRule`` has an expectation for, the handler reads the
-/// whole body (as decoded by the URL Loading System: SRI digests cover the body after `Content-Encoding` is
-/// removed, and NetTap bodies are always decoded), hashes it with the expectation's algorithm, and only then
-/// returns. Every mismatch adds a `Finding` with rule `integrity.mismatch`, severity high, location
-/// `body` and details `url`, `algorithm`, `expected` and `actual` (SRI expressions) and `action`; then:
-///
-/// - ``IntegrityRule/MismatchAction/fallback(_:)``: the known-good copy is read and checked against the same
-///   expectation; when it matches, the handler answers (`answeredBy` is `integrity`) with status 200, the
-///   copy's bytes, `Content-Length` (the copy's size) and `Content-Type` — and no other header of the tampered
-///   response: whoever changed the body also controlled its `Set-Cookie`, `Cache-Control`, `Location` and the
-///   rest. The content type comes from the path's extension for the selected kinds (`js`/`mjs` →
-///   `text/javascript`, `css`, `html`, `wasm`, `json`, `svg`), else it is the received one. A copy that is
-///   missing or does not match fails the request instead (the finding's `action` is then `fail` and its
-///   `fallback` detail says why).
-/// - ``IntegrityRule/MismatchAction/fail``: the request fails with `URLError(.badServerResponse)` whose
-///   description names the URL, the expected and the actual digest.
-/// - ``IntegrityRule/MismatchAction/report``: the received body is delivered.
-///
-/// A selected response without an expectation (no digest in the file name, no manifest entry) is delivered
-/// with the annotation `integrity: no expected digest …`. A body longer than ``bufferByteLimit`` is never
-/// delivered: the request fails with `URLError(.dataLengthExceedsMaximum)` and a finding `integrity.too-large`.
-/// A selected request with a `Range` header is sent on without it (a part cannot be checked against the whole
-/// file's digest); the whole body is verified and answered with 200, as RFC 9110 §14.2 allows a server that
-/// ignores `Range` to do. So no unverified byte is ever delivered, and a genuine asset never looks tampered.
+/// For a `2xx` response that the first selecting ``IntegrityRule`` has an expected digest for, the handler
+/// reads the whole (decoded) body, hashes it, and only then returns; other responses stream through. A mismatch
+/// adds an `integrity.mismatch` finding and then, by the rule's ``IntegrityRule/MismatchAction``, answers with
+/// the verified known-good copy (and none of the tampered response's other headers), fails the request with
+/// `URLError(.badServerResponse)`, or delivers the received body. A body longer than ``bufferByteLimit`` fails
+/// the request, and a `Range` header is dropped so the whole body can be verified: no unverified byte is ever
+/// delivered.
 ///
 /// ```swift
 /// let interceptor = NetTapInterceptor()
@@ -51,6 +27,9 @@ import FoundationNetworking
 /// ```
 ///
 /// Thread safety: the handler is an immutable value; use it from any thread.
+///
+/// The findings, the fallback's headers and the other rules are in the “Local files and integrity” article of
+/// the NetTap documentation.
 public struct IntegrityHandler: TransactionHandler {
     /// The finding rule of a digest mismatch: `integrity.mismatch`.
     public static let mismatchRule = "integrity.mismatch"

@@ -7,54 +7,27 @@ import FoundationNetworking
 
 /// Stubs and scenarios as written in a JSON file: the `mocks` section of `nettap.json`, or a file of its own.
 ///
+/// A stand-alone file holds the section's members (`activeScenario`, `stubs`, `scenarios`) at its top level. A
+/// stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape) and exactly one of `response`,
+/// `alternatives` or `sequence`; a response has `status`, `headers`, at most one body (`body`, `json`, `base64`
+/// or `file`, relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error` and
+/// `redirect`.
+///
 /// ```json
 /// {
 ///   "mocks": {
-///     "activeScenario": "happy path",
-///     "stubs": [
-///       {"name": "config", "match": {"method": "GET", "path": "/config"}, "response": {"json": {"theme": "dark"}}}
-///     ],
-///     "scenarios": [
-///       {"name": "happy path", "stubs": [
-///         {"name": "cart", "match": {"path": "/cart"},
-///          "response": {"status": 200, "file": "fixtures/cart.json",
-///                       "headers": [{"name": "Set-Cookie", "value": "a=1"}, {"name": "Set-Cookie", "value": "b=2"}],
-///                       "latencyMs": 120, "bandwidth": 50000}},
-///         {"name": "login", "match": {"method": "POST", "path": "/login"}, "active": "ok",
-///          "alternatives": [{"name": "ok", "json": {"token": "t"}}, {"name": "locked", "status": 423}]},
-///         {"name": "poll", "match": {"path": "/job"}, "afterEnd": "cycle",
-///          "sequence": [{"status": 202}, {"status": 200, "body": "done"}]}
-///       ]},
-///       {"name": "server down", "stubs": [
-///         {"name": "offline", "match": {}, "response": {"error": "notConnectedToInternet", "latencyMs": 2000}},
-///         {"name": "moved", "match": {"path": "/old"}, "response": {"redirect": "/new", "status": 301}}
-///       ]}
-///     ]
+///     "activeScenario": "server down",
+///     "stubs": [{"name": "config", "match": {"path": "/config"}, "response": {"json": {"theme": "dark"}}}],
+///     "scenarios": [{"name": "server down", "stubs": [
+///       {"name": "offline", "match": {}, "response": {"error": "notConnectedToInternet", "latencyMs": 2000}}
+///     ]}]
 ///   }
 /// }
 /// ```
 ///
-/// A stand-alone file holds the section's members (`activeScenario`, `stubs`, `scenarios`) at its top level.
-///
-/// A stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape) and exactly one of `response`,
-/// `alternatives` (array of responses with a `name` each, plus an optional `active`) or `sequence` (array of
-/// responses, plus an optional `afterEnd`: `repeatLast` (default) or `cycle`).
-///
-/// A response has:
-///
-/// | key | meaning |
-/// | --- | --- |
-/// | `status` | HTTP status, 200 by default (302 with `redirect`) |
-/// | `headers` | `[{"name": …, "value": …}]` (order and repeats kept) or `{"Name": "value" \| ["v1", "v2"]}` |
-/// | `body` / `json` / `base64` / `file` | at most one: UTF-8 text, any JSON value, base64 bytes, or a file path relative to the configuration file |
-/// | `latencyMs` | milliseconds before the head |
-/// | `durationMs` / `bandwidth` | at most one: milliseconds the body takes, or bytes per second |
-/// | `error` | a `URLError.Code` name (`notConnectedToInternet`, `timedOut`, …) or number: fail instead of answering |
-/// | `redirect` | a `Location`, absolute or relative to the request URL |
-///
-/// Every error names the file and the JSON path (`nettap.json: $.mocks.scenarios[0].stubs[1].response.status:
-/// expected an integer, found a string`). ``write(to:)`` writes the same shape back; bodies that came from files
-/// stay file references.
+/// Every error names the file and the JSON path. ``write(to:)`` writes the same shape back; bodies that came
+/// from files stay file references. The full format, with every key, is in the “Mocks and mock files” article of
+/// the NetTap documentation.
 public struct MockConfiguration: Sendable {
     /// The base stubs, always active.
     public var stubs: [Stub]

@@ -8,44 +8,25 @@ import FoundationNetworking
 /// The stubs a ``MockHandler`` answers from: base stubs that are always active, plus named scenarios of which
 /// one at a time is active, switchable while the app runs.
 ///
-/// ```
-///  MockSet
-///  ├─ base stubs ─────────────── always active
-///  └─ scenarios
-///     ├─ "happy path"  ◀── active: its stubs are consulted before the base stubs
-///     ├─ "empty cart"
-///     └─ "server down"
-/// ```
+/// The active scenario's stubs come first, then the base stubs; within the first of them with a matching stub,
+/// the most specific one wins (`RequestMatcher.specificity`), and a tie goes to the stub added last. Adding a
+/// stub under a name already used in the same place replaces it. What a mock set keeps per request is bounded:
+/// ``unmatchedRequests`` holds the newest ``unmatchedRequestLimit`` requests.
 ///
 /// ```swift
 /// let mocks = MockSet(
 ///     stubs: [Stub("config", matching: .path("/config"), response: .json(["theme": "dark"]))],
-///     scenarios: [
-///         Scenario("happy path", stubs: [Stub("cart", matching: .path("/cart"), response: .json(["items": [1, 2]]))]),
-///         Scenario("server down", stubs: [Stub("all", matching: .any, response: .status(503))]),
-///     ]
+///     scenarios: [Scenario("server down", stubs: [Stub("all", matching: .any, response: .status(503))])]
 /// )
-/// try mocks.activate(scenario: "happy path")
 /// interceptor.handlers = [MockHandler(mocks: mocks)]
 /// try mocks.activate(scenario: "server down")          // the next request sees it
 /// ```
 ///
-/// ## Which stub answers
-/// One rule, in two layers: the active scenario's stubs come first, then the base stubs. Within the first
-/// layer that has a matching stub, the most specific one wins (highest `RequestMatcher.specificity`: an exact
-/// path beats a glob, method + path beats path alone), and a tie goes to the stub added last. So activating a
-/// scenario overrides the base stubs for every request its stubs match — a "server down" scenario with one
-/// catch-all stub fails every request — and leaves the others to the base stubs. Stubs given to
-/// ``init(stubs:scenarios:)`` count as added in order. Adding a stub whose name is already used in the same
-/// place (base, or the same scenario) replaces it; the replacement counts as newest.
-///
-/// Memory: a mock set lives as long as the app, so what it keeps per request is bounded: hit counts and
-/// selected alternatives are kept only for stubs still in the set, and ``unmatchedRequests`` holds the newest
-/// ``unmatchedRequestLimit`` requests.
-///
 /// Thread safety: every member may be used from any thread while requests are in flight; a change is seen by
 /// every request that starts after it returns. Counting a hit is atomic, so concurrent requests to a sequence
 /// stub each get their own step.
+///
+/// The precedence rule in full is in the “Mocks and mock files” article of the NetTap documentation.
 public final class MockSet: Sendable {
     /// The most unmatched requests ``unmatchedRequests`` keeps: 1,000; older ones are dropped first.
     public static let unmatchedRequestLimit = 1_000

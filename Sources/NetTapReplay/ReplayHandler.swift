@@ -9,34 +9,16 @@ import FoundationNetworking
 /// A handler that answers requests from a cassette (a HAR 1.2 file) and records new ones into it, in the
 /// manner of VCR, vcrpy and Polly.JS.
 ///
-/// ```
-///  request ─▶ redact ─▶ match a loaded entry? ── yes ─▶ answer it (answeredBy "cassette")
-///                              │ no
-///                              ├─ mode records ─▶ next ─▶ response streamed to the caller
-///                              │                            └─ tee ─▶ redact ─▶ HAR entries ─▶ CassetteWriter
-///                              └─ otherwise ─▶ URLError(.resourceUnavailable) naming the closest entry
-/// ```
+/// **Replay.** A request is redacted with ``redactor`` and compared (``matching``) with the loaded entries,
+/// redacted the same way, so a secret recorded as `[redacted]` still matches; repeated identical requests take
+/// the matching entries in recorded order, and the last one answers again. The answer has the entry's status,
+/// headers and decoded body, and the transaction is answered by ``name``. In a mode that does not record, a
+/// request no entry matches fails with `URLError(.resourceUnavailable)` naming the closest entry, without
+/// reaching the network.
 ///
-/// **Replay.** The incoming request is redacted with ``redactor`` and compared (``matching``) with every
-/// loaded entry that has a response, its request redacted the same way, so a secret the recording holds as
-/// `[redacted]` still matches. Repeated identical requests take the matching entries in recorded order;
-/// after the last one, that one answers again. The answer has the entry's status and headers, the decoded
-/// body, no `Content-Encoding` or `Transfer-Encoding`, and `Content-Length` of the real body
-/// (`HARResponse.replayResponse(url:)`); a 1xx, 204 or 304 entry answers with no body and no `Content-Length`,
-/// as a stub saved from it does. The handler calls `context.answer(by: name)` and annotates
-/// `cassette.entry` with the entry's index in `log.entries`. A recorded redirect is answered as the 3xx it
-/// was; the interceptor follows it to the next entry. A request no entry matches in a mode that does not
-/// record fails without reaching the network: the handler still calls `context.answer(by: name)` and
-/// annotates `cassette.unmatched` with the error's description, so the capture shows who refused it.
-///
-/// **Record.** The request goes to `next`; the response body is passed to the caller chunk by chunk,
-/// unchanged, while a copy of up to ``bodyByteLimit`` bytes is kept. When the body ends, the transaction
-/// (request as this handler saw it, response, redirect hops and timings) is redacted (also of the values earlier
-/// recordings of this handler redacted, wherever they reappear), turned into HAR entries
-/// (`HAREntry.entries(for:)`) and handed to the ``writer``. A body longer than the limit is kept truncated,
-/// with a `body truncated` comment in the entry and a `cassette.note` annotation. Failed or cancelled
-/// requests are not recorded. The entries are queued before the caller sees the end of the body, so a
-/// ``flush()`` after the caller has its response writes them.
+/// **Record.** The response is passed to the caller unchanged while a copy of up to ``bodyByteLimit`` bytes is
+/// kept; when the body ends, the transaction is redacted, turned into HAR entries and handed to the ``writer``.
+/// Failed or cancelled requests are not recorded. Call ``flush()`` to write what was recorded.
 ///
 /// ```swift
 /// let cassette = try ReplayHandler(cassette: fixtures.appendingPathComponent("login.har"), mode: .once)
@@ -46,6 +28,8 @@ import FoundationNetworking
 /// ```
 ///
 /// Thread safety: one handler may serve concurrent requests.
+///
+/// The replay and record rules in full are in the “Cassettes” article of the NetTap documentation.
 public struct ReplayHandler: TransactionHandler {
     /// The default handler name, `cassette`.
     public static let defaultName = "cassette"

@@ -7,7 +7,8 @@ import FoundationNetworking
 
 /// Runs one request through one handler and lets a test play everything around it, one event at a time — what
 /// the handler passes on, the head, each chunk and the end of the answer from below, the app reading or
-/// cancelling, the test clock — and ``finish()`` fails on anything left over, as SwiftNIO's `EmbeddedChannel` does.
+/// cancelling, the test clock — and ``finish(waitingUpTo:)`` fails on anything left over, as SwiftNIO's
+/// `EmbeddedChannel` does.
 ///
 /// The harness is the handler's `next` and its caller. When the handler passes the request on, the harness holds
 /// it until the test answers with ``sendHead(statusCode:headers:expectedLength:)``, ``sendChunk(_:)`` and

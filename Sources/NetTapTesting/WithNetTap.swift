@@ -10,13 +10,11 @@ import FoundationNetworking
 /// Runs `body` with NetTap installed on sessions of its own, and removes it at the end: the one call a test
 /// needs.
 ///
-/// The scope gets a private `NetTapInterceptor` (so parallel tests never see each other's stubs or requests)
-/// whose pipeline is: a ``RequestJournal`` (every request, for expectations), a `MockHandler` over
-/// ``NetTapTestScope/mocks``, then the cassette when one is given, then the network. When `body` returns or
-/// throws, the scope's sessions are invalidated (tasks still running are cancelled), the cassette is
-/// flushed, and unless `checkUnmatched` is `false` every request no stub matched is reported as a test
-/// failure at the `withNetTap` line (Swift Testing issue or `XCTFail`), naming the closest stub and why it
-/// missed.
+/// The scope gets a private `NetTapInterceptor` (parallel tests never see each other's stubs or requests) that
+/// records every request in a ``RequestJournal``, answers from ``NetTapTestScope/mocks``, then from the cassette
+/// when one is given, then from the network. When `body` returns or throws, the scope's sessions are
+/// invalidated, the cassette is flushed, and every request no stub matched is reported as a test failure at the
+/// `withNetTap` line, naming the closest stub and why it missed (unless `checkUnmatched` is `false`).
 ///
 /// ```swift
 /// @Test func login() async throws {
@@ -30,21 +28,9 @@ import FoundationNetworking
 /// }
 /// ```
 ///
-/// With a `ManualClock`, time stands still until the test moves it: start the request, wait until it sleeps,
-/// then advance. A request answered by a stub sleeps twice on the clock — the stub's latency and the request's
-/// idle timeout — so wait for two sleepers per request:
-///
-/// ```swift
-/// let clock = ManualClock()
-/// try await withNetTap(clock: clock) { tap in
-///     tap.stub(.path("/slow"), StubResponse.text("late").withLatency(.seconds(30)))
-///     async let answer = tap.session.data(from: URL(string: "https://api.example.com/slow")!)
-///     await clock.waitForSleepers(count: 2)
-///     clock.advance(by: .seconds(30))          // the stub answers; no real time passes
-///     let (data, _) = try await answer
-///     #expect(String(decoding: data, as: UTF8.self) == "late")
-/// }
-/// ```
+/// With a `ManualClock`, a request answered by a stub sleeps twice on the clock (the stub's latency and the
+/// request's idle timeout): wait for two sleepers per request, then advance. The pipeline, the clean-up and a
+/// clock example are in the “Testing with NetTap” article of the NetTap documentation.
 ///
 /// - Parameters:
 ///   - unmatched: What happens to requests no stub matches: `.fail` by default without a cassette (the
@@ -56,7 +42,7 @@ import FoundationNetworking
 ///   - recordMode: The cassette's record mode; `.once` by default.
 ///   - matching: How requests are matched to cassette entries; method + URL by default.
 ///   - clock: The clock stubs' latency, pacing and request timeouts run on; with a `ManualClock` they take no
-///     real time, but only move when the test calls `advance(by:)` (see the example above).
+///     real time, but only move when the test calls `advance(by:)` (see the example in the article).
 ///   - checkUnmatched: Whether to report unmatched requests at the end; `true` by default.
 ///   - fileID: The caller's file ID (leave the default).
 ///   - filePath: The caller's file path (leave the default).
