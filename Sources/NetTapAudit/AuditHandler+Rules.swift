@@ -136,19 +136,7 @@ extension AuditHandler {
                     )
                 }
             } else if lowered == "cookie" {
-                let names = field.value.split(separator: ";").compactMap { pair -> String? in
-                    let name = pair.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
-                    return name?.isEmpty == false ? name : nil
-                }
-                .filter { isCredentialCookie($0, isHTTPOnly: false, in: "Cookie") }
-                guard !names.isEmpty else { continue }
-                list.add(
-                    .plaintextCredentials,
-                    severity,
-                    at: location,
-                    "cookies are sent over plaintext http to \(list.host); \(list.exposure("them"))",
-                    ["kind": "cookie", "cookies": names.joined(separator: ", ")]
-                )
+                plaintextCookies(field, into: &list)
             } else if secrets.isSecret(field.name, at: .header) {
                 list.add(
                     .plaintextCredentials,
@@ -169,6 +157,23 @@ extension AuditHandler {
                 ["kind": "userinfo"]
             )
         }
+    }
+
+    /// The credential cookies of a `Cookie` field sent over plaintext http, as one finding naming them.
+    private func plaintextCookies(_ field: HeaderFields.Field, into list: inout FindingList) {
+        let names = field.value.split(separator: ";").compactMap { pair -> String? in
+            let name = pair.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
+            return name?.isEmpty == false ? name : nil
+        }
+        .filter { isCredentialCookie($0, isHTTPOnly: false, in: "Cookie") }
+        guard !names.isEmpty else { return }
+        list.add(
+            .plaintextCredentials,
+            list.plaintextSeverity,
+            at: "header \(field.name)",
+            "cookies are sent over plaintext http to \(list.host); \(list.exposure("them"))",
+            ["kind": "cookie", "cookies": names.joined(separator: ", ")]
+        )
     }
 
     /// Applies the value rules to one query item or body value.

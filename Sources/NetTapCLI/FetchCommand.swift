@@ -152,81 +152,100 @@ package struct FetchCommand: Command {
     ///   CR, LF or NUL), method or timeout, both `-d` and `--data-file`, a body with GET or HEAD, or a
     ///   `--profile` name that is not a preset (the message lists the names).
     package init(arguments: ParsedArguments) throws(CLIError) {
-        let text = arguments.positionals.first ?? ""
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else {
-            throw Self.usage("URL \(Formatting.quoted(text))", "must be an absolute http or https URL")
-        }
-        self.url = url
-
-        var headers = HeaderFields()
-        for field in arguments.allValues("-H") {
-            guard let colon = field.firstIndex(of: ":") else {
-                throw Self.usage("-H \(Formatting.quoted(field))", "header must look like 'Name: value'")
-            }
-            let name = String(field[..<colon])
-            let value = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard Self.isToken(name) else {
-                throw Self.usage("-H \(Formatting.quoted(field))", "header must look like 'Name: value'")
-            }
-            guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                throw Self.usage("-H \(Formatting.quoted(field))", "a header value cannot contain CR, LF or NUL")
-            }
-            headers.add(name: name, value: value)
-        }
-        self.headers = headers
-
-        if arguments.has("-d") && arguments.has("--data-file") {
-            throw Self.usage("--data-file", "cannot be combined with -d; give one body")
-        }
-        if let data = arguments.value("-d") {
-            body = .inline(Data(data.utf8))
-        } else if let path = arguments.value("--data-file") {
-            body = .file(path)
-        } else {
-            body = nil
-        }
-
-        let method = arguments.value("-X") ?? (body == nil ? "GET" : "POST")
-        guard Self.isToken(method) else {
-            throw Self.usage("-X \(Formatting.quoted(method))", "not a valid HTTP method")
-        }
-        self.method = method.uppercased()
-        if body != nil, self.method == "GET" || self.method == "HEAD" {
-            throw Self.usage(
-                "-X \(Formatting.quoted(method))",
-                "a \(self.method) request cannot have a body (-d or --data-file); use POST, PUT or PATCH"
-            )
-        }
-
-        if let timeout = arguments.value("--timeout") {
-            guard let seconds = Double(timeout), seconds > 0, seconds.isFinite else {
-                throw Self.usage("--timeout \(Formatting.quoted(timeout))", "must be a positive number of seconds")
-            }
-            timeoutSeconds = seconds
-        } else {
-            timeoutSeconds = nil
-        }
+        url = try Self.url(from: arguments)
+        headers = try Self.headers(from: arguments)
+        body = try Self.body(from: arguments)
+        method = try Self.method(from: arguments, hasBody: body != nil)
+        timeoutSeconds = try Self.timeoutSeconds(from: arguments)
         harPath = arguments.value("--har")
         includesHeaders = arguments.has("-i")
         isVerbose = arguments.has("-v")
         usesSharedSession = arguments.has("--shared-session")
-        if let name = arguments.value("--profile") {
-            guard let preset = NetworkProfile.preset(named: name) else {
-                throw Self.usage(
-                    "--profile \(Formatting.quoted(name))",
-                    "unknown profile; use one of " + NetworkProfile.presets.keys.sorted().joined(separator: ", ")
-                )
-            }
-            profile = preset
-            profileName = name
-        } else {
-            profile = nil
-            profileName = nil
-        }
+        let shaping = try Self.profile(from: arguments)
+        profile = shaping?.profile
+        profileName = shaping?.name
         outputPath = arguments.value("-o")
         redacts = !arguments.has("--no-redact")
+    }
+
+    /// The positional URL, which must be an absolute http or https URL with a host.
+    private static func url(from arguments: ParsedArguments) throws(CLIError) -> URL {
+        let text = arguments.positionals.first ?? ""
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw usage("URL \(Formatting.quoted(text))", "must be an absolute http or https URL")
+        }
+        return url
+    }
+
+    /// The `-H` fields, in order.
+    private static func headers(from arguments: ParsedArguments) throws(CLIError) -> HeaderFields {
+        var headers = HeaderFields()
+        for field in arguments.allValues("-H") {
+            guard let colon = field.firstIndex(of: ":") else {
+                throw usage("-H \(Formatting.quoted(field))", "header must look like 'Name: value'")
+            }
+            let name = String(field[..<colon])
+            let value = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard isToken(name) else {
+                throw usage("-H \(Formatting.quoted(field))", "header must look like 'Name: value'")
+            }
+            guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                throw usage("-H \(Formatting.quoted(field))", "a header value cannot contain CR, LF or NUL")
+            }
+            headers.add(name: name, value: value)
+        }
+        return headers
+    }
+
+    /// The body of `-d` or `--data-file` (not both), or `nil`.
+    private static func body(from arguments: ParsedArguments) throws(CLIError) -> Body? {
+        if arguments.has("-d") && arguments.has("--data-file") {
+            throw usage("--data-file", "cannot be combined with -d; give one body")
+        }
+        if let data = arguments.value("-d") { return .inline(Data(data.utf8)) }
+        if let path = arguments.value("--data-file") { return .file(path) }
+        return nil
+    }
+
+    /// The `-X` method, upper-cased (GET, or POST with a body, by default); a GET or HEAD cannot have a body.
+    private static func method(from arguments: ParsedArguments, hasBody: Bool) throws(CLIError) -> String {
+        let method = arguments.value("-X") ?? (hasBody ? "POST" : "GET")
+        guard isToken(method) else {
+            throw usage("-X \(Formatting.quoted(method))", "not a valid HTTP method")
+        }
+        let uppercased = method.uppercased()
+        if hasBody, uppercased == "GET" || uppercased == "HEAD" {
+            throw usage(
+                "-X \(Formatting.quoted(method))",
+                "a \(uppercased) request cannot have a body (-d or --data-file); use POST, PUT or PATCH"
+            )
+        }
+        return uppercased
+    }
+
+    /// The `--timeout` seconds, a positive finite number, or `nil`.
+    private static func timeoutSeconds(from arguments: ParsedArguments) throws(CLIError) -> Double? {
+        guard let timeout = arguments.value("--timeout") else { return nil }
+        guard let seconds = Double(timeout), seconds > 0, seconds.isFinite else {
+            throw usage("--timeout \(Formatting.quoted(timeout))", "must be a positive number of seconds")
+        }
+        return seconds
+    }
+
+    /// The `--profile` preset and its name as typed, or `nil`.
+    private static func profile(
+        from arguments: ParsedArguments
+    ) throws(CLIError) -> (profile: NetworkProfile, name: String)? {
+        guard let name = arguments.value("--profile") else { return nil }
+        guard let preset = NetworkProfile.preset(named: name) else {
+            throw usage(
+                "--profile \(Formatting.quoted(name))",
+                "unknown profile; use one of " + NetworkProfile.presets.keys.sorted().joined(separator: ", ")
+            )
+        }
+        return (preset, name)
     }
 
     /// Sends the request and prints the response.
@@ -235,16 +254,7 @@ package struct FetchCommand: Command {
     /// - Returns: ``ExitCode/success`` when a response arrived.
     /// - Throws: ``CLIError`` (exit 1) on a network error, an unreadable data file or an unwritable HAR path.
     package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
-        request.httpBody = try loadBody(environment)
-        // Like curl: a body given with -d or --data-file is form data unless a Content-Type says otherwise.
-        if request.httpBody != nil, request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        }
-        if let timeoutSeconds { request.timeoutInterval = timeoutSeconds }
-
+        let request = try makeRequest(environment)
         let interceptor = environment.interceptor
         let previousHandlers = interceptor.handlers
         if let profile {
@@ -257,37 +267,11 @@ package struct FetchCommand: Command {
         let previousRedactor = interceptor.redactor
         if !redacts { interceptor.redactor = .disabled }
         defer { if !redacts { interceptor.redactor = previousRedactor } }
-        let session: URLSession
-        if usesSharedSession {
-            guard interceptor === NetTapInterceptor.shared else {
-                throw Self.usage("--shared-session", "works only with the shared interceptor")
-            }
-            if case .notInterceptable(let reason) = interceptor.installForSharedSession() {
-                throw CLIError.failure(
-                    command: "fetch",
-                    input: "--shared-session",
-                    message: "URLSession.shared cannot be intercepted in this process: \(reason)"
-                )
-            }
-            session = URLSession.shared
-        } else {
-            session = interceptor.makeSession()
-        }
+        let session = try makeSession(interceptor)
         defer { if !usesSharedSession { session.finishTasksAndInvalidate() } }
-        let started = ContinuousClock.now
-        let outcome: Result<(Data, URLResponse), any Error>
-        do {
-            outcome = .success(try await session.data(for: request))
-        } catch {
-            outcome = .failure(error)
-        }
-        let elapsed = started.duration(to: .now)
-        // The capture is complete before the caller hears of the end. The URL match can miss when the platform
-        // normalized the URL (an added `/`); the log then holds only this request, so take the newest.
-        let captured = interceptor.captureLog.transactions
+        let (outcome, elapsed) = await Self.send(request, on: session)
         let sentURL = redactor.redact(url: url).value
-        let transaction = (captured.last { $0.request.url == sentURL && $0.state != .pending } ?? captured.last)
-            .map { redactor.redact(transaction: $0).value }
+        let transaction = capturedTransaction(in: interceptor, sentURL: sentURL)
         if let harPath {
             try writeHAR(transaction, to: harPath, environment)
         }
@@ -304,6 +288,80 @@ package struct FetchCommand: Command {
             )
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        try printResponse(data, response, status: status, transaction: transaction, environment)
+        environment.standardError.write(
+            summaryLine(status: status, byteCount: data.count, transaction: transaction, elapsed: elapsed)
+        )
+        if isVerbose, let transaction {
+            environment.standardError.write(WireFactsText.text(for: transaction))
+        }
+        return .success
+    }
+
+    /// The request: URL, method, `-H` fields, the body (form data unless a `Content-Type` says otherwise, as
+    /// curl sends it) and the timeout.
+    private func makeRequest(_ environment: CommandEnvironment) throws(CLIError) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+        request.httpBody = try loadBody(environment)
+        // Like curl: a body given with -d or --data-file is form data unless a Content-Type says otherwise.
+        if request.httpBody != nil, request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        if let timeoutSeconds { request.timeoutInterval = timeoutSeconds }
+        return request
+    }
+
+    /// `URLSession.shared` installed for interception (`--shared-session`), or a new session of `interceptor`.
+    private func makeSession(_ interceptor: NetTapInterceptor) throws(CLIError) -> URLSession {
+        guard usesSharedSession else { return interceptor.makeSession() }
+        guard interceptor === NetTapInterceptor.shared else {
+            throw Self.usage("--shared-session", "works only with the shared interceptor")
+        }
+        if case .notInterceptable(let reason) = interceptor.installForSharedSession() {
+            throw CLIError.failure(
+                command: "fetch",
+                input: "--shared-session",
+                message: "URLSession.shared cannot be intercepted in this process: \(reason)"
+            )
+        }
+        return URLSession.shared
+    }
+
+    /// Sends the request and measures how long the answer took.
+    private static func send(
+        _ request: URLRequest,
+        on session: URLSession
+    ) async -> (outcome: Result<(Data, URLResponse), any Error>, elapsed: Duration) {
+        let started = ContinuousClock.now
+        let outcome: Result<(Data, URLResponse), any Error>
+        do {
+            outcome = .success(try await session.data(for: request))
+        } catch {
+            outcome = .failure(error)
+        }
+        return (outcome, started.duration(to: .now))
+    }
+
+    /// The capture of the request, redacted with ``redactor``.
+    ///
+    /// The capture is complete before the caller hears of the end. The URL match can miss when the platform
+    /// normalized the URL (an added `/`); the log then holds only this request, so the newest is taken.
+    private func capturedTransaction(in interceptor: NetTapInterceptor, sentURL: URL) -> CapturedTransaction? {
+        let captured = interceptor.captureLog.transactions
+        return (captured.last { $0.request.url == sentURL && $0.state != .pending } ?? captured.last)
+            .map { redactor.redact(transaction: $0).value }
+    }
+
+    /// Prints the head with `-i`, then the body: to `-o PATH`, as text, or as a size line when it is binary.
+    private func printResponse(
+        _ data: Data,
+        _ response: URLResponse,
+        status: Int,
+        transaction: CapturedTransaction?,
+        _ environment: CommandEnvironment
+    ) throws(CLIError) {
         let contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
         if includesHeaders {
             environment.standardOutput.write(headText(status: status, response: response, transaction: transaction))
@@ -317,20 +375,23 @@ package struct FetchCommand: Command {
                 "[binary body: \(data.count) bytes, \(contentType ?? "no Content-Type"); -o PATH saves it]\n"
             )
         }
+    }
+
+    /// `200 OK, 1234 bytes, 56.7 ms, 0 redirects, answered by network`, then the profile and redaction notes.
+    private func summaryLine(
+        status: Int,
+        byteCount: Int,
+        transaction: CapturedTransaction?,
+        elapsed: Duration
+    ) -> String {
         let milliseconds =
             transaction?.timings.duration
             ?? Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let redirects = transaction?.redirects.count ?? 0
         let answeredBy = transaction?.answeredBy ?? CapturedTransaction.answeredByNetwork
-        environment.standardError.write(
-            "\(Formatting.statusLine(status)), \(data.count) bytes, \(Formatting.milliseconds(milliseconds)) ms, "
-                + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
-                + (profileName.map { ", shaped by \($0)" } ?? "") + (redacts ? "" : ", redaction off") + "\n"
-        )
-        if isVerbose, let transaction {
-            environment.standardError.write(WireFactsText.text(for: transaction))
-        }
-        return .success
+        return "\(Formatting.statusLine(status)), \(byteCount) bytes, \(Formatting.milliseconds(milliseconds)) ms, "
+            + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
+            + (profileName.map { ", shaped by \($0)" } ?? "") + (redacts ? "" : ", redaction off") + "\n"
     }
 
     private func loadBody(_ environment: CommandEnvironment) throws(CLIError) -> Data? {

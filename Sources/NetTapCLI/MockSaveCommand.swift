@@ -163,7 +163,31 @@ package struct MockSaveCommand: Command {
         } catch {
             throw CLIError.failure(command: command, input: "\(harPath): \(place)", message: "\(error)")
         }
+        let fileNote = try save(stub, environment)
+        let shownURL =
+            redacts
+            ? redactor.redactedURL(of: entry, sweeping: redactor.secrets(of: document.log.entries)) : entry.request.url
+        environment.standardOutput.write(
+            """
+            Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(fileNote)
+              request:  \(entry.request.method) \(shownURL)
+              match:    \(stub.matcher.description)
+              response: \(Self.answerText(of: stub, recordedIn: entry))
+              secrets:  \(redacts ? "redacted (use --no-redact to keep them)" : "kept (--no-redact)")
 
+            """
+        )
+        return .success
+    }
+
+    /// Where the stub goes, in words: `scenario "NAME"` or `the base stubs`.
+    private var target: String {
+        scenario.map { "scenario \"\($0)\"" } ?? "the base stubs"
+    }
+
+    /// Adds the stub to the mocks file (replacing a stub of the same name in that place).
+    /// - Returns: What happened to the file, for the confirmation: ` (new file)`, a replacement or the new count.
+    private func save(_ stub: Stub, _ environment: CommandEnvironment) throws(CLIError) -> String {
         let mocksURL = environment.fileURL(mocksPath)
         let existed = FileManager.default.fileExists(atPath: mocksURL.path)
         // Whether the file already has a stub of this name in that place (it is replaced, not duplicated).
@@ -178,43 +202,30 @@ package struct MockSaveCommand: Command {
         } catch let error as ConfigurationError {
             let location = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
             let message = location.isEmpty ? error.message : "\(location): \(error.message)"
-            throw CLIError.failure(command: command, input: mocksPath, message: message)
+            throw CLIError.failure(command: Self.spec.name, input: mocksPath, message: message)
         } catch {
             throw CLIError.failure(
-                command: command,
+                command: Self.spec.name,
                 input: mocksPath,
                 message: Formatting.unwritableFileReason(mocksURL, error: error)
             )
         }
-
-        let target = scenario.map { "scenario \"\($0)\"" } ?? "the base stubs"
-        let fileNote =
-            !existed
+        return !existed
             ? " (new file)"
             : replaces
                 ? " (replacing the stub of that name; \(stubCount) stub\(stubCount == 1 ? "" : "s") there)"
                 : " (\(stubCount) stubs there now)"
+    }
+
+    /// The stub's answer, in words: status, type and body size, or the recorded error.
+    private static func answerText(of stub: Stub, recordedIn entry: HAREntry) -> String {
+        if case .single(let response) = stub.responses, let code = response.failure {
+            return "error \(URLErrorNames.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
+        }
         let carriesBody = RecordedStub.carriesBody(method: entry.request.method, statusCode: entry.response.status)
         let bodySize = carriesBody ? entry.response.content.decodedData()?.count ?? 0 : 0
         let mimeType = entry.response.content.mimeType.isEmpty ? "" : ", \(entry.response.content.mimeType)"
-        var answer = "\(entry.response.status)\(mimeType), \(bodySize) bytes"
-        let shownURL =
-            redacts
-            ? redactor.redactedURL(of: entry, sweeping: redactor.secrets(of: document.log.entries)) : entry.request.url
-        if case .single(let response) = stub.responses, let code = response.failure {
-            answer = "error \(URLErrorNames.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
-        }
-        environment.standardOutput.write(
-            """
-            Saved \(harPath) \(place) as stub "\(stub.name)" in \(target) of \(mocksPath)\(fileNote)
-              request:  \(entry.request.method) \(shownURL)
-              match:    \(stub.matcher.description)
-              response: \(answer)
-              secrets:  \(redacts ? "redacted (use --no-redact to keep them)" : "kept (--no-redact)")
-
-            """
-        )
-        return .success
+        return "\(entry.response.status)\(mimeType), \(bodySize) bytes"
     }
 
     /// The index in `log.entries` of the chosen entry; `--entry` and the entries listed are positions in the

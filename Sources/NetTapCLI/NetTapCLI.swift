@@ -145,67 +145,94 @@ public enum NetTapCLI {
             environment.standardOutput.write(versionText)
             return .success
         case "help":
-            guard arguments.count > 1 else {
-                environment.standardOutput.write(helpText)
-                return .success
-            }
-            let words = arguments.dropFirst()
-            switch try command(in: words, context: "help") {
-            case .command(let type, let wordCount):
-                if let extra = words.dropFirst(wordCount).first {
-                    throw CLIError.usage(command: "help", input: extra, message: "unexpected argument")
-                }
-                environment.standardOutput.write(type.spec.helpText)
-            case .group(let group):
-                if let extra = words.dropFirst().first {
-                    throw unknownGroupCommand(extra, in: group, context: "help")
-                }
-                environment.standardOutput.write(groupHelpText(group))
-            }
-            return .success
+            return try help(arguments.dropFirst(), in: environment)
         default:
             switch try command(in: arguments[...], context: nil) {
             case .group(let group):
-                guard let second = arguments.dropFirst().first else {
-                    environment.standardError.write(groupHelpText(group))
-                    return .usage
-                }
-                if second == "-h" || second == "--help" {
-                    environment.standardOutput.write(groupHelpText(group))
-                    return .success
-                }
-                throw unknownGroupCommand(second, in: group, context: nil)
+                return try groupWithoutCommand(group, next: arguments.dropFirst().first, in: environment)
             case .command(let type, let wordCount):
                 let parsed = try type.spec.parse(arguments.dropFirst(wordCount))
                 if parsed.isHelpRequested {
                     environment.standardOutput.write(type.spec.helpText)
                     return .success
                 }
-                let command = try type.init(arguments: parsed)
-                guard type.configurationUse != .none, let path = parsed.value(CommandSpec.configOption.key) else {
-                    return try await command.run(in: environment)
-                }
-                var configured = environment
-                guard type.configurationUse == .apply else {
-                    configured.configuration = try readConfiguration(path, command: type.spec.name, in: environment)
-                    return try await command.run(in: configured)
-                }
-                let applied = try applyConfiguration(path, command: type.spec.name, in: environment)
-                configured.appliedConfiguration = applied
-                configured.configuration = applied.configuration
-                let code = try await command.run(in: configured)
-                do {
-                    try await applied.flush()
-                } catch {
-                    throw CLIError.failure(
-                        command: type.spec.name,
-                        input: "--config \(Formatting.quoted(path))",
-                        message: "cannot write the cassette or store: \(error)"
-                    )
-                }
-                return code
+                return try await runCommand(type, parsed: parsed, in: environment)
             }
         }
+    }
+
+    /// `nettap help [COMMAND]`: the top-level help, or the help of the command or group `words` name.
+    private static func help(
+        _ words: ArraySlice<String>,
+        in environment: CommandEnvironment
+    ) throws(CLIError) -> ExitCode {
+        guard !words.isEmpty else {
+            environment.standardOutput.write(helpText)
+            return .success
+        }
+        switch try command(in: words, context: "help") {
+        case .command(let type, let wordCount):
+            if let extra = words.dropFirst(wordCount).first {
+                throw CLIError.usage(command: "help", input: extra, message: "unexpected argument")
+            }
+            environment.standardOutput.write(type.spec.helpText)
+        case .group(let group):
+            if let extra = words.dropFirst().first {
+                throw unknownGroupCommand(extra, in: group, context: "help")
+            }
+            environment.standardOutput.write(groupHelpText(group))
+        }
+        return .success
+    }
+
+    /// A group's name followed by `next`, which is no command of it: the group's help for none (a usage error) or
+    /// `--help`, else an error naming the word.
+    private static func groupWithoutCommand(
+        _ group: String,
+        next: String?,
+        in environment: CommandEnvironment
+    ) throws(CLIError) -> ExitCode {
+        guard let next else {
+            environment.standardError.write(groupHelpText(group))
+            return .usage
+        }
+        if next == "-h" || next == "--help" {
+            environment.standardOutput.write(groupHelpText(group))
+            return .success
+        }
+        throw unknownGroupCommand(next, in: group, context: nil)
+    }
+
+    /// Makes the command and runs it, with `--config FILE` read or applied as the command's
+    /// ``Command/configurationUse`` says (an applied configuration's cassette and store are flushed after it).
+    private static func runCommand(
+        _ type: any Command.Type,
+        parsed: ParsedArguments,
+        in environment: CommandEnvironment
+    ) async throws(CLIError) -> ExitCode {
+        let command = try type.init(arguments: parsed)
+        guard type.configurationUse != .none, let path = parsed.value(CommandSpec.configOption.key) else {
+            return try await command.run(in: environment)
+        }
+        var configured = environment
+        guard type.configurationUse == .apply else {
+            configured.configuration = try readConfiguration(path, command: type.spec.name, in: environment)
+            return try await command.run(in: configured)
+        }
+        let applied = try applyConfiguration(path, command: type.spec.name, in: environment)
+        configured.appliedConfiguration = applied
+        configured.configuration = applied.configuration
+        let code = try await command.run(in: configured)
+        do {
+            try await applied.flush()
+        } catch {
+            throw CLIError.failure(
+                command: type.spec.name,
+                input: "--config \(Formatting.quoted(path))",
+                message: "cannot write the cassette or store: \(error)"
+            )
+        }
+        return code
     }
 
     /// Reads `--config FILE` without side effects (no cache folder is created, no store opened).

@@ -184,6 +184,23 @@ package struct ReportCommand: Command {
     ///   - file: The file name shown in the first line.
     /// - Returns: Lines ending with a newline.
     package static func text(_ summary: HARSummary, file: String) -> String {
+        var output = headline(summary, file: file) + "\n"
+        output += hostTable(summary)
+        output += "\n" + statusText(summary)
+        if summary.answeredBy.contains(where: { $0.source != "network" }) {
+            output += "\n" + answeredByTable(summary)
+        }
+        if !summary.slowest.isEmpty {
+            output += "\n" + slowestText(summary)
+        }
+        if !summary.findings.isEmpty {
+            output += "\n" + findingsText(summary)
+        }
+        return output
+    }
+
+    /// The first line: file, transactions (and redirect hops), hosts and whether redaction was off.
+    private static func headline(_ summary: HARSummary, file: String) -> String {
         let hostCount = summary.hosts.count
         var count = ReportFormat.counted(summary.transactionCount, "transaction")
         if summary.redirectHopCount > 0 {
@@ -196,7 +213,11 @@ package struct ReportCommand: Command {
                 " (\(ReportFormat.counted(summary.entriesLeftOut, "entry", plural: "entries")) left out: not readable as HAR)"
         }
         let redaction = summary.redaction == "off" ? " (redaction off: URLs as recorded)" : ""
-        var output = "\(file): \(count), \(ReportFormat.counted(hostCount, "host"))\(redaction)\n\n"
+        return "\(file): \(count), \(ReportFormat.counted(hostCount, "host"))\(redaction)\n"
+    }
+
+    /// The table of hosts, with the total as its last row.
+    private static func hostTable(_ summary: HARSummary) -> String {
         var hosts = TextTable(
             headings: ["HOST", "REQUESTS", "BYTES IN", "BYTES OUT", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right]
@@ -209,56 +230,64 @@ package struct ReportCommand: Command {
                 statistics.p95Milliseconds.map(Formatting.milliseconds) ?? "-",
             ])
         }
-        output += hosts.rendered
+        return hosts.rendered
+    }
 
+    /// The table of final statuses, then the redirect hops' statuses when there are any.
+    private static func statusText(_ summary: HARSummary) -> String {
         var statuses = TextTable(headings: ["STATUS", "COUNT"], alignments: [.right, .right])
         statuses.rows = summary.statusCounts.map { ["\($0.status)", "\($0.count)"] }
-        output += "\n" + statuses.rendered
+        var output = statuses.rendered
         if !summary.redirectHopStatusCounts.isEmpty {
             let hops = summary.redirectHopStatusCounts.map { "\($0.status) ×\($0.count)" }.joined(separator: ", ")
             output += "Redirect hops (not in the table: each transaction counts once, with its final status): "
             output += hops + "\n"
         }
+        return output
+    }
 
-        if summary.answeredBy.contains(where: { $0.source != "network" }) {
-            var sources = TextTable(headings: ["ANSWERED BY", "COUNT", "STUBS"], alignments: [.left, .right, .left])
-            sources.rows = summary.answeredBy.map { source in
-                let stubs = source.stubs.map { "\($0.name) ×\($0.count)" }.joined(separator: ", ")
-                return [source.source, "\(source.count)", stubs]
-            }
-            output += "\n" + sources.rendered
+    /// The table of who answered, with the stubs that did.
+    private static func answeredByTable(_ summary: HARSummary) -> String {
+        var sources = TextTable(headings: ["ANSWERED BY", "COUNT", "STUBS"], alignments: [.left, .right, .left])
+        sources.rows = summary.answeredBy.map { source in
+            let stubs = source.stubs.map { "\($0.name) ×\($0.count)" }.joined(separator: ", ")
+            return [source.source, "\(source.count)", stubs]
         }
+        return sources.rendered
+    }
 
-        if !summary.slowest.isEmpty {
-            var slowest = TextTable(
-                headings: ["MS", "STATUS", "HTTP", "METHOD", "URL"],
-                alignments: [.right, .right, .left, .left, .left]
-            )
-            slowest.rows = summary.slowest.map {
-                [
-                    Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.httpVersion ?? "-", $0.method,
-                    Self.shortened($0.url),
-                ]
-            }
-            output += "\nSlowest \(summary.slowest.count):\n" + slowest.rendered
+    /// The slowest transactions, under their heading.
+    private static func slowestText(_ summary: HARSummary) -> String {
+        var slowest = TextTable(
+            headings: ["MS", "STATUS", "HTTP", "METHOD", "URL"],
+            alignments: [.right, .right, .left, .left, .left]
+        )
+        slowest.rows = summary.slowest.map {
+            [
+                Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.httpVersion ?? "-", $0.method,
+                Self.shortened($0.url),
+            ]
         }
-        if !summary.findings.isEmpty {
-            var findings = TextTable(
-                headings: ["#", "SEVERITY", "RULE", "LOCATION", "HAR ENTRY", "METHOD", "URL"],
-                alignments: [.right, .left, .left, .left, .right, .left, .left]
-            )
-            findings.rows = summary.findings.enumerated().map { number, entry in
-                [
-                    "\(number + 1)", entry.finding.severity.rawValue, entry.finding.rule, entry.finding.location ?? "-",
-                    "\(entry.index)", entry.method, Self.shortened(entry.url, limit: 70),
-                ]
-            }
-            let count = summary.findings.count
-            output += "\nFindings (\(count); # numbers the messages below, HAR ENTRY is the entry's index in "
-            output += "log.entries, from 0, as mock save --entry takes it):\n" + findings.rendered
-            for (number, entry) in summary.findings.enumerated() {
-                output += "\(number + 1). \(entry.finding.message)\n"
-            }
+        return "Slowest \(summary.slowest.count):\n" + slowest.rendered
+    }
+
+    /// The findings table under its heading, then each finding's message by its number.
+    private static func findingsText(_ summary: HARSummary) -> String {
+        var findings = TextTable(
+            headings: ["#", "SEVERITY", "RULE", "LOCATION", "HAR ENTRY", "METHOD", "URL"],
+            alignments: [.right, .left, .left, .left, .right, .left, .left]
+        )
+        findings.rows = summary.findings.enumerated().map { number, entry in
+            [
+                "\(number + 1)", entry.finding.severity.rawValue, entry.finding.rule, entry.finding.location ?? "-",
+                "\(entry.index)", entry.method, Self.shortened(entry.url, limit: 70),
+            ]
+        }
+        let count = summary.findings.count
+        var output = "Findings (\(count); # numbers the messages below, HAR ENTRY is the entry's index in "
+        output += "log.entries, from 0, as mock save --entry takes it):\n" + findings.rendered
+        for (number, entry) in summary.findings.enumerated() {
+            output += "\(number + 1). \(entry.finding.message)\n"
         }
         return output
     }

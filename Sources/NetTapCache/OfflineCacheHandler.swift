@@ -148,54 +148,16 @@ public struct OfflineCacheHandler: TransactionHandler {
         requestTime: Date,
         context: TransactionContext
     ) -> HandlerResponse {
-        guard response.statusCode == 200 else {
-            context.annotate("cache", "not stored: status \(response.statusCode)")
-            return response
-        }
-        if CacheDirectives.hasNoStore(response.headers.values(for: "Cache-Control")) {
-            cache.remove(matching: request)
-            context.annotate("cache", "not stored: Cache-Control no-store")
-            return response
-        }
-        let varyNames: [String]
-        switch CacheDirectives.vary(response.headers) {
-        case .any:
-            context.annotate("cache", "not stored: Vary *")
-            return response
-        case .none:
-            varyNames = []
-        case .fields(let names):
-            varyNames = names
-        }
-        if let length = response.body.expectedLength, length > Int64(cache.maxEntryBytes) {
-            context.annotate("cache", "not stored: body larger than maxEntryBytes (\(cache.maxEntryBytes) bytes)")
-            return response
-        }
-        guard let key = OfflineCache.primaryKey(for: request) else { return response }
-        let writer: CacheEntryWriter
-        do {
-            writer = try CacheEntryWriter(cache: cache)
-        } catch {
-            CacheFiles.note("could not create a file for \(key.key): \(error)", directory: cache.directory)
-            context.annotate("cache", "not stored: \(error)")
-            return response
-        }
-        let responseTime = cache.now()
-        let record = CachedEntryRecord(
-            method: "GET",
+        guard let varyNames = storableVaryNames(of: response, for: request, context: context),
+            let key = OfflineCache.primaryKey(for: request),
+            let writer = makeWriter(for: key.key, context: context)
+        else { return response }
+        let record = newRecord(
+            of: response,
             url: key.url,
-            vary: CacheDirectives.values(of: varyNames, in: request),
-            statusCode: response.statusCode,
-            httpVersion: response.httpVersion,
-            responseURL: response.url.map(\.absoluteString).flatMap { $0 == key.url ? nil : $0 },
-            headers: Self.storedHeaders(response.headers),
-            storedDate: responseTime,
-            initialAge: CacheDirectives.initialAge(
-                headers: response.headers,
-                requestTime: requestTime,
-                responseTime: responseTime
-            ),
-            byteCount: 0
+            varyNames: varyNames,
+            request: request,
+            requestTime: requestTime
         )
         let cache = cache
         return tee(response, into: writer) { result in
@@ -208,6 +170,79 @@ public struct OfflineCacheHandler: TransactionHandler {
                 context.annotate("cache", "not stored: \(abandoned.reason)")
             }
         }
+    }
+
+    /// The names of the request fields the response varies on, or `nil` (and a note on the context) when the
+    /// response may not be stored: not a `200`, `no-store` (which also removes the stored answer), `Vary: *`, or a
+    /// body larger than ``OfflineCache/maxEntryBytes``.
+    private func storableVaryNames(
+        of response: HandlerResponse,
+        for request: URLRequest,
+        context: TransactionContext
+    ) -> [String]? {
+        guard response.statusCode == 200 else {
+            context.annotate("cache", "not stored: status \(response.statusCode)")
+            return nil
+        }
+        if CacheDirectives.hasNoStore(response.headers.values(for: "Cache-Control")) {
+            cache.remove(matching: request)
+            context.annotate("cache", "not stored: Cache-Control no-store")
+            return nil
+        }
+        let varyNames: [String]
+        switch CacheDirectives.vary(response.headers) {
+        case .any:
+            context.annotate("cache", "not stored: Vary *")
+            return nil
+        case .none:
+            varyNames = []
+        case .fields(let names):
+            varyNames = names
+        }
+        if let length = response.body.expectedLength, length > Int64(cache.maxEntryBytes) {
+            context.annotate("cache", "not stored: body larger than maxEntryBytes (\(cache.maxEntryBytes) bytes)")
+            return nil
+        }
+        return varyNames
+    }
+
+    /// A writer for a new entry, or `nil` (noted on standard error and the context) when its file cannot be made.
+    private func makeWriter(for key: String, context: TransactionContext) -> CacheEntryWriter? {
+        do {
+            return try CacheEntryWriter(cache: cache)
+        } catch {
+            CacheFiles.note("could not create a file for \(key): \(error)", directory: cache.directory)
+            context.annotate("cache", "not stored: \(error)")
+            return nil
+        }
+    }
+
+    /// The record of a new entry for `url` (the primary key's), its byte count still 0; stored and response time
+    /// are now.
+    private func newRecord(
+        of response: HandlerResponse,
+        url: String,
+        varyNames: [String],
+        request: URLRequest,
+        requestTime: Date
+    ) -> CachedEntryRecord {
+        let responseTime = cache.now()
+        return CachedEntryRecord(
+            method: "GET",
+            url: url,
+            vary: CacheDirectives.values(of: varyNames, in: request),
+            statusCode: response.statusCode,
+            httpVersion: response.httpVersion,
+            responseURL: response.url.map(\.absoluteString).flatMap { $0 == url ? nil : $0 },
+            headers: Self.storedHeaders(response.headers),
+            storedDate: responseTime,
+            initialAge: CacheDirectives.initialAge(
+                headers: response.headers,
+                requestTime: requestTime,
+                responseTime: responseTime
+            ),
+            byteCount: 0
+        )
     }
 
     /// Passes the body on chunk by chunk while `writer` writes it; `onEnd` runs with the writer's result before

@@ -74,51 +74,14 @@ extension HAREntry {
         if let method = record?.requestMethod { captured.method = method }
         if let url = record?.requestURL { captured.url = HARURL.url(from: url) }
         let hasResponse = response.status > 0
-        let parsedStart = HARDate.date(from: startedDateTime)
-        var startDate = parsedStart ?? Date(timeIntervalSince1970: 0)
-        if let exact = record?.startSecondsSince2001 {
-            // The entry of a redirected transaction starts at its last hop.
-            let offset = (record?.redirects?.last?.elapsedMilliseconds ?? 0) / 1000
-            let candidate = Date(timeIntervalSinceReferenceDate: exact)
-            if let parsedStart {
-                if abs(parsedStart.timeIntervalSince(candidate)) < 0.001
-                    || abs(parsedStart.timeIntervalSince(candidate) - offset) < 0.001
-                {
-                    startDate = candidate
-                } else {
-                    startDate = parsedStart.addingTimeInterval(-offset)
-                }
-            } else {
-                startDate = candidate
-            }
-        }
-        var milestones = Timings(startDate: startDate)
-        if let record {
-            milestones.requestSent = record.requestSent
-            milestones.firstByte = record.firstByte
-            milestones.end = record.end
-        } else {
-            let derived = timings.milestones(time: time, hasResponse: hasResponse)
-            milestones.requestSent = derived.requestSent
-            milestones.firstByte = derived.firstByte
-            milestones.end = derived.end
-        }
+        let milestones = restoredMilestones(record: record, hasResponse: hasResponse)
         let responseURL = record?.responseURL.map(HARURL.url(from:)) ?? captured.url
         let error = record.map(\.error) ?? derivedError()
         let state =
             record?.state.flatMap(CapturedTransaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
         var capturedResponse = response.capturedResponse(url: responseURL)
         if let bodies = record?.bodies {
-            captured.body = captured.body.map {
-                Self.sized($0, total: bodies.requestSize, truncated: bodies.requestTruncated)
-            }
-            if let body = capturedResponse?.body {
-                capturedResponse?.body = Self.sized(
-                    body,
-                    total: bodies.responseSize,
-                    truncated: bodies.responseTruncated
-                )
-            }
+            Self.applySizes(bodies, request: &captured, response: &capturedResponse)
         }
         return CapturedTransaction(
             id: record?.id.flatMap(UUID.init(uuidString:)) ?? UUID(),
@@ -134,6 +97,53 @@ extension HAREntry {
             redactions: record?.redactions ?? [],
             wire: wireDetails(record: record?.wire)
         )
+    }
+
+    /// The transaction's milestones: the record's (files NetTap wrote), else derived from `timings`.
+    private func restoredMilestones(record: HARNetTapRecord?, hasResponse: Bool) -> Timings {
+        var milestones = Timings(startDate: restoredStartDate(record: record))
+        if let record {
+            milestones.requestSent = record.requestSent
+            milestones.firstByte = record.firstByte
+            milestones.end = record.end
+        } else {
+            let derived = timings.milestones(time: time, hasResponse: hasResponse)
+            milestones.requestSent = derived.requestSent
+            milestones.firstByte = derived.firstByte
+            milestones.end = derived.end
+        }
+        return milestones
+    }
+
+    /// When the transaction started: the record's exact start when it agrees with `startedDateTime` (which, for a
+    /// redirected transaction, is its last hop's start), else `startedDateTime`, moved back to the first hop.
+    private func restoredStartDate(record: HARNetTapRecord?) -> Date {
+        let parsedStart = HARDate.date(from: startedDateTime)
+        guard let exact = record?.startSecondsSince2001 else { return parsedStart ?? Date(timeIntervalSince1970: 0) }
+        // The entry of a redirected transaction starts at its last hop.
+        let offset = (record?.redirects?.last?.elapsedMilliseconds ?? 0) / 1000
+        let candidate = Date(timeIntervalSinceReferenceDate: exact)
+        guard let parsedStart else { return candidate }
+        if abs(parsedStart.timeIntervalSince(candidate)) < 0.001
+            || abs(parsedStart.timeIntervalSince(candidate) - offset) < 0.001
+        {
+            return candidate
+        }
+        return parsedStart.addingTimeInterval(-offset)
+    }
+
+    /// Gives the request's and the response's bodies the sizes and truncation the record's `bodies` give.
+    private static func applySizes(
+        _ bodies: HARNetTapRecord.Bodies,
+        request: inout CapturedRequest,
+        response: inout CapturedResponse?
+    ) {
+        request.body = request.body.map {
+            sized($0, total: bodies.requestSize, truncated: bodies.requestTruncated)
+        }
+        if let body = response?.body {
+            response?.body = sized(body, total: bodies.responseSize, truncated: bodies.responseTruncated)
+        }
     }
 
     /// A body with the size and truncation a NetTap record gives (the text written may be redacted).

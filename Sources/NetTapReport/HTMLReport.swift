@@ -165,6 +165,15 @@ public struct HTMLReport: Sendable {
         reporter.report(.assembling, 0)
         var page = ""
         page.reserveCapacity(json.utf8.count + 65_536 + min(transactions.count, waterfallLimit) * 512)
+        appendHeader(to: &page)
+        appendSections(to: &page, statistics: statistics, ordered: ordered, redacted: redacted)
+        appendScripts(to: &page, statistics: statistics, json: json)
+        reporter.report(.assembling, 1)
+        return page
+    }
+
+    /// Appends the document head and the page header: title, generation time, count and the redaction badge.
+    private func appendHeader(to page: inout String) {
         page += Self.head(title: title)
         page += "<body>\n<header><h1>\(HTMLText.escape(title))</h1>\n<p class=\"muted\" id=\"meta\">"
         page += HTMLText.escape(
@@ -177,6 +186,16 @@ public struct HTMLReport: Sendable {
             : "<span id=\"redaction\" data-redacted=\"false\" class=\"badge bad\">redaction off: secrets are "
                 + "shown as captured</span>"
         page += "</p></header>\n<main>\n"
+    }
+
+    /// Appends the page's sections, in order: summary, throughput, waterfall, hosts, status codes, findings and
+    /// the transaction table.
+    private func appendSections(
+        to page: inout String,
+        statistics: FlowStatistics,
+        ordered: [CapturedTransaction],
+        redacted: [CapturedTransaction]
+    ) {
         page += ReportSections.summary(statistics, findingCount: ordered.reduce(0) { $0 + $1.findings.count })
         page += ReportSections.section(
             id: "throughput",
@@ -196,14 +215,16 @@ public struct HTMLReport: Sendable {
         )
         page += ReportSections.findings(redacted)
         page += ReportSections.transactionTable
+    }
+
+    /// Appends the end of the page: the error box, the statistics and transactions as JSON, and the script.
+    private func appendScripts(to page: inout String, statistics: FlowStatistics, json: String) {
         page += "</main>\n<div id=\"errors\" role=\"alert\" hidden></div>\n"
         page += "<script type=\"application/json\" id=\"nettap-statistics\">"
         page += ReportSections.statisticsJSON(statistics)
         page += "</script>\n<script type=\"application/json\" id=\"nettap-data\">"
         page += json
         page += "</script>\n<script>\n" + ReportAssets.script + "\n</script>\n</body>\n</html>\n"
-        reporter.report(.assembling, 1)
-        return page
     }
 
     /// The bucket the chart draws: `requested`, widened to a whole multiple when the capture would need more

@@ -151,30 +151,7 @@ public struct StoreQuery: Sendable, Hashable {
             conditions.append("start < ?")
             values.append(.real(until.timeIntervalSince1970))
         }
-        if let host {
-            let (pattern, port) = try Self.splitPort(host)
-            if pattern.hasPrefix("*.") {
-                let suffix = String(pattern.dropFirst(1))
-                guard suffix.count > 1, !suffix.contains("*") else {
-                    throw Self.invalid("host", host, "a wildcard must look like *.example.com")
-                }
-                conditions.append("(length(host) > ? AND substr(host, -?) = ?)")
-                values += [.integer(Int64(suffix.utf8.count)), .integer(Int64(suffix.utf8.count)), .text(suffix)]
-            } else {
-                guard !pattern.isEmpty, !pattern.contains("*") else {
-                    throw Self.invalid("host", host, "must be a host name or *.domain (a * only as the first label)")
-                }
-                conditions.append("host = ?")
-                values.append(.text(pattern))
-            }
-            if let port {
-                conditions.append(
-                    "coalesce(port, CASE scheme WHEN 'http' THEN 80 WHEN 'ws' THEN 80 WHEN 'https' THEN 443 "
-                        + "WHEN 'wss' THEN 443 END) = ?"
-                )
-                values.append(.integer(Int64(port)))
-            }
-        }
+        if let host { try Self.addHostConditions(host, to: &conditions, values: &values) }
         if let method {
             guard !method.isEmpty, !method.contains(" ") else {
                 throw Self.invalid("method", method, "must be a method name such as GET")
@@ -182,14 +159,7 @@ public struct StoreQuery: Sendable, Hashable {
             conditions.append("method = ?")
             values.append(.text(method.uppercased()))
         }
-        switch statusClass {
-        case nil: break
-        case .failed: conditions.append("state IN ('failed', 'cancelled')")
-        case let statusClass?:
-            let first = Int64(statusClass.rawValue.prefix(1)).map { $0 * 100 } ?? 0
-            conditions.append("status BETWEEN ? AND ?")
-            values += [.integer(first), .integer(first + 99)]
-        }
+        addStatusCondition(to: &conditions, values: &values)
         if let pathContains {
             guard !pathContains.isEmpty else { throw Self.invalid("path", pathContains, "must not be empty") }
             conditions.append("instr(path, ?) > 0")
@@ -205,6 +175,56 @@ public struct StoreQuery: Sendable, Hashable {
             conditions.append("answered_by IN (\(names.map { _ in "?" }.joined(separator: ", ")))")
             values += names.map { .text($0) }
         }
+        try validateRange()
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (sql, values)
+    }
+
+    /// The conditions of a ``host`` filter: the host name or `*.` suffix, and the port when it names one (the
+    /// scheme's default port counts).
+    private static func addHostConditions(
+        _ host: String,
+        to conditions: inout [String],
+        values: inout [Statement.Value]
+    ) throws(StoreError) {
+        let (pattern, port) = try splitPort(host)
+        if pattern.hasPrefix("*.") {
+            let suffix = String(pattern.dropFirst(1))
+            guard suffix.count > 1, !suffix.contains("*") else {
+                throw invalid("host", host, "a wildcard must look like *.example.com")
+            }
+            conditions.append("(length(host) > ? AND substr(host, -?) = ?)")
+            values += [.integer(Int64(suffix.utf8.count)), .integer(Int64(suffix.utf8.count)), .text(suffix)]
+        } else {
+            guard !pattern.isEmpty, !pattern.contains("*") else {
+                throw invalid("host", host, "must be a host name or *.domain (a * only as the first label)")
+            }
+            conditions.append("host = ?")
+            values.append(.text(pattern))
+        }
+        if let port {
+            conditions.append(
+                "coalesce(port, CASE scheme WHEN 'http' THEN 80 WHEN 'ws' THEN 80 WHEN 'https' THEN 443 "
+                    + "WHEN 'wss' THEN 443 END) = ?"
+            )
+            values.append(.integer(Int64(port)))
+        }
+    }
+
+    /// The condition of the ``statusClass`` filter: a range of status codes, or the failed and cancelled states.
+    private func addStatusCondition(to conditions: inout [String], values: inout [Statement.Value]) {
+        switch statusClass {
+        case nil: break
+        case .failed: conditions.append("state IN ('failed', 'cancelled')")
+        case let statusClass?:
+            let first = Int64(statusClass.rawValue.prefix(1)).map { $0 * 100 } ?? 0
+            conditions.append("status BETWEEN ? AND ?")
+            values += [.integer(first), .integer(first + 99)]
+        }
+    }
+
+    /// Checks ``limit``, ``offset`` and that ``until`` is not before ``since``.
+    private func validateRange() throws(StoreError) {
         if let limit, limit < 0 { throw Self.invalid("limit", "\(limit)", "must be a whole number >= 0") }
         if offset < 0 { throw Self.invalid("offset", "\(offset)", "must be a whole number >= 0") }
         if let since, let until, until < since {
@@ -215,8 +235,6 @@ public struct StoreQuery: Sendable, Hashable {
                 "is before since (\(formatter.string(from: since)))"
             )
         }
-        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return (sql, values)
     }
 
     /// Splits `host:port` (or `[v6]:port`) into the lower-cased host pattern and the port.

@@ -47,8 +47,36 @@ struct Breakdown {
         let synthetic = SyntheticTransport(body: Data(repeating: UInt8(ascii: "x"), count: smallBytes))
         let original = NetTapInterceptor.shared.transport
         defer { NetTapInterceptor.shared.transport = original }
-        let request = URLRequest(url: url)
+        let clients = Clients(
+            request: URLRequest(url: url),
+            smallBytes: smallBytes,
+            direct: direct,
+            bare: bare,
+            inner: inner,
+            synthetic: synthetic,
+            original: original,
+            nettap: nettapSession
+        )
+        let samples = try await latencySamples(clients)
+        let rates = try await throughputRates(clients)
+        let inspectMicroseconds = Self.inspectMicroseconds(on: nettapSession, request: clients.request)
+        printTable(samples: samples, rates: rates, inspectMicroseconds: inspectMicroseconds)
+    }
 
+    /// What each way sends through, and the request every way sends.
+    private struct Clients: Sendable {
+        let request: URLRequest
+        let smallBytes: Int
+        let direct: URLSession
+        let bare: URLSession
+        let inner: InnerForwarder
+        let synthetic: SyntheticTransport
+        /// The shared interceptor's own transport.
+        let original: any Transport
+        /// The process's NetTap session.
+        let nettap: URLSession
+
+        /// Sends one request the way `way` does and checks its size.
         func once(_ way: Way) async throws {
             switch way {
             case .direct:
@@ -60,16 +88,40 @@ struct Breakdown {
                 try await Fetch.get(request, on: bare, expectedBytes: smallBytes)
             case .shim:
                 NetTapInterceptor.shared.transport = synthetic
-                try await Fetch.get(request, on: nettapSession, expectedBytes: smallBytes)
+                try await Fetch.get(request, on: nettap, expectedBytes: smallBytes)
             case .nettap:
                 NetTapInterceptor.shared.transport = original
-                try await Fetch.get(request, on: nettapSession, expectedBytes: smallBytes)
+                try await Fetch.get(request, on: nettap, expectedBytes: smallBytes)
             }
         }
 
+        /// Points the shared interceptor at the transport `way` measures: the synthetic one for `shim`, its own
+        /// for `nettap`.
+        func selectTransport(for way: Way) {
+            if way == .shim { NetTapInterceptor.shared.transport = synthetic }
+            if way == .nettap { NetTapInterceptor.shared.transport = original }
+        }
+
+        /// Adds one request the way `way` does to `group`.
+        func add(_ way: Way, to group: inout ThrowingTaskGroup<Void, any Error>) {
+            let request = request
+            let smallBytes = smallBytes
+            switch way {
+            case .direct, .bare, .shim, .nettap:
+                let session = way == .direct ? direct : way == .bare ? bare : nettap
+                group.addTask { try await Fetch.get(request, on: session, expectedBytes: smallBytes) }
+            case .inner:
+                let inner = inner
+                group.addTask { _ = try await inner.get(request) }
+            }
+        }
+    }
+
+    /// Sequential request times in µs per way, after a warm-up, alternating the order of the ways round by round.
+    private func latencySamples(_ clients: Clients) async throws -> [Way: [Double]] {
         let ways = Way.allCases
         for way in ways {
-            for _ in 0..<plan.latencyWarmUp { try await once(way) }
+            for _ in 0..<plan.latencyWarmUp { try await clients.once(way) }
         }
         var samples: [Way: [Double]] = [:]
         let clock = ContinuousClock()
@@ -79,12 +131,18 @@ struct Breakdown {
             for way in order {
                 for _ in 0..<perRound {
                     let start = clock.now
-                    try await once(way)
+                    try await clients.once(way)
                     samples[way, default: []].append((clock.now - start).seconds * 1e6)
                 }
             }
         }
+        return samples
+    }
 
+    /// Requests sent and seconds taken per way, ``Plan/width`` in flight, alternating the order round by round.
+    private func throughputRates(_ clients: Clients) async throws -> [Way: (count: Int, seconds: Double)] {
+        let ways = Way.allCases
+        let clock = ContinuousClock()
         var rates: [Way: (count: Int, seconds: Double)] = [:]
         let perThroughputRound = max(plan.width, plan.throughputCount / plan.throughputRounds)
         for round in 0..<plan.throughputRounds {
@@ -92,22 +150,17 @@ struct Breakdown {
             for way in order {
                 let start = clock.now
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    if way == .shim { NetTapInterceptor.shared.transport = synthetic }
-                    if way == .nettap { NetTapInterceptor.shared.transport = original }
+                    clients.selectTransport(for: way)
                     var started = 0
-                    func add() {
-                        switch way {
-                        case .direct, .bare, .shim, .nettap:
-                            let session = way == .direct ? direct : way == .bare ? bare : nettapSession
-                            group.addTask { try await Fetch.get(request, on: session, expectedBytes: smallBytes) }
-                        case .inner:
-                            group.addTask { _ = try await inner.get(request) }
-                        }
+                    while started < min(plan.width, perThroughputRound) {
+                        clients.add(way, to: &group)
                         started += 1
                     }
-                    while started < min(plan.width, perThroughputRound) { add() }
                     while try await group.next() != nil {
-                        if started < perThroughputRound { add() }
+                        if started < perThroughputRound {
+                            clients.add(way, to: &group)
+                            started += 1
+                        }
                     }
                 }
                 let elapsed = (clock.now - start).seconds
@@ -115,19 +168,32 @@ struct Breakdown {
                 rates[way] = (previous.count + perThroughputRound, previous.seconds + elapsed)
             }
         }
+        return rates
+    }
 
-        // The reflection NetTap does per request (CallerInspector reads the task's session and work queue).
-        let probeTask = nettapSession.dataTask(with: request)
+    /// The reflection NetTap does per request (CallerInspector reads the task's session and work queue), in µs
+    /// per call.
+    private static func inspectMicroseconds(on session: URLSession, request: URLRequest) -> Double {
+        let clock = ContinuousClock()
+        let probeTask = session.dataTask(with: request)
         let probes = 2_000
         let probeStart = clock.now
         for _ in 0..<probes { _ = CallerInspector.inspect(probeTask) }
-        let inspectMicroseconds = (clock.now - probeStart).seconds * 1e6 / Double(probes)
+        let microseconds = (clock.now - probeStart).seconds * 1e6 / Double(probes)
         probeTask.cancel()
+        return microseconds
+    }
 
+    /// Prints each way's latency and rate, and their ratios to `direct`, then the reflection's cost.
+    private func printTable(
+        samples: [Way: [Double]],
+        rates: [Way: (count: Int, seconds: Double)],
+        inspectMicroseconds: Double
+    ) {
         let baseline = Stats(samples[.direct] ?? []).median
         let baseRate = rates[.direct].map { Double($0.count) / $0.seconds } ?? .nan
         print("way      p50 µs  p99 µs  p50/direct   req/s (\(plan.width) in flight)  rate/direct")
-        for way in ways {
+        for way in Way.allCases {
             let stats = Stats(samples[way] ?? [])
             let rate = rates[way].map { Double($0.count) / $0.seconds } ?? .nan
             let cells = [

@@ -29,9 +29,33 @@ extension Scenarios {
         let latency = try await mockLatency(sessions: sessions)
         let throughput = try await mockThroughput(sessions: sessions)
         let checked = try sessions.checkAnsweredInProcess()
+        logMockFigures(latency: latency, throughput: throughput, checked: checked)
 
         let direct = latency[.direct] ?? Stats([])
         let bare = latency[.bare] ?? Stats([])
+        var rows = answeredRows(latency: latency, throughput: throughput)
+        rows += networkRows(latency: latency, throughput: throughput)
+        let mocked = latency[.mocked] ?? Stats([])
+        rows.append(
+            Row(
+                figure: "mocked: NetTap's own µs/request (mocked p50 − bare protocol p50)",
+                direct: direct.median,
+                nettap: mocked.median - bare.median,
+                decimals: 0,
+                comparison: .ratio,
+                target: nil
+            )
+        )
+        return rows
+    }
+
+    /// Logs every variant's figures, how many answers were checked, and NetTap's own CPU per mocked request.
+    private func logMockFigures(
+        latency: [MockVariant: Stats],
+        throughput: [MockVariant: MockRate],
+        checked: [MockVariant: Int]
+    ) {
+        let direct = latency[.direct] ?? Stats([])
         var lines: [String] = []
         for variant in MockVariant.allCases {
             let stats = latency[variant] ?? Stats([])
@@ -51,7 +75,11 @@ extension Scenarios {
                 + "replayed transactions (capture log); NetTap's own CPU per mocked request (mocked − bare): "
                 + "\(Report.format(ownCPU, decimals: 0)) µs"
         )
+    }
 
+    /// The p50 (with its target), p95 and throughput rows of the variants NetTap answers: mocked, cassette replay.
+    private func answeredRows(latency: [MockVariant: Stats], throughput: [MockVariant: MockRate]) -> [Row] {
+        let direct = latency[.direct] ?? Stats([])
         var rows: [Row] = []
         for (variant, name) in [(MockVariant.mocked, "mocked"), (.replayed, "cassette replay")] {
             let stats = latency[variant] ?? Stats([])
@@ -82,6 +110,13 @@ extension Scenarios {
                 ),
             ]
         }
+        return rows
+    }
+
+    /// The p50 and throughput rows of the floor and the peer over the network (information).
+    private func networkRows(latency: [MockVariant: Stats], throughput: [MockVariant: MockRate]) -> [Row] {
+        let direct = latency[.direct] ?? Stats([])
+        var rows: [Row] = []
         for variant in [MockVariant.floor, .peer] {
             rows += [
                 Row(
@@ -104,17 +139,6 @@ extension Scenarios {
                 ),
             ]
         }
-        let mocked = latency[.mocked] ?? Stats([])
-        rows.append(
-            Row(
-                figure: "mocked: NetTap's own µs/request (mocked p50 − bare protocol p50)",
-                direct: direct.median,
-                nettap: mocked.median - bare.median,
-                decimals: 0,
-                comparison: .ratio,
-                target: nil
-            )
-        )
         return rows
     }
 

@@ -128,23 +128,8 @@ struct SoakBench {
     /// - Returns: Whether every check passed.
     /// - Throws: ``BenchError`` when the servers cannot be reached or the store cannot be opened.
     func run() async throws -> Bool {
-        // Resident memory depends on glibc's mmap threshold (see scripts/soak): say which one this run has.
-        let threshold = ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"]
-        print(
-            "allocator: "
-                + (threshold.map { "MALLOC_MMAP_THRESHOLD_=\($0) (large blocks always mapped)" }
-                    ?? "glibc defaults (dynamic mmap threshold)")
-        )
-        let small = try await Self.fetchDirectly(base.appendingPathComponent("small.txt"))
-        let mid = try await Self.fetchDirectly(base.appendingPathComponent("mid.bin"))
-        guard mid.count == 10 * 1024 * 1024 else {
-            throw BenchError("soak: \(base.absoluteString)/mid.bin has \(mid.count) bytes, not 10 MiB")
-        }
-        let smallDigest = try StreamingDigest.hash(small, using: .sha256)
-        let midDigest = try StreamingDigest.hash(mid, using: .sha256)
-        let mockDigest = try StreamingDigest.hash(Self.mockBody, using: .sha256)
-        let upload = Data(repeating: 0x61, count: 1024 * 1024)
-
+        Self.printAllocator()
+        let payloads = try await fetchPayloads()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("nettap-soak-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -159,75 +144,23 @@ struct SoakBench {
             }
         )
         defer { interceptor.captureLog.removeObserver(counter) }
-        let shaped = NetworkProfile(latency: .milliseconds(10), downloadBytesPerSecond: 10_000_000)
-        interceptor.handlers = [
-            ShapingHandler(shaper: NetworkShaper(rules: [ShapingRule(.query(["shaped": "1"]), profile: shaped)])),
-            MockHandler(
-                mocks: MockSet(stubs: [
-                    Stub("soak item", matching: .host(Self.mockHost), response: .data(Self.mockBody))
-                ])
-            ),
-        ]
-        let configuration = URLSessionConfiguration.default
-        configuration.httpMaximumConnectionsPerHost = 16
-        configuration.timeoutIntervalForRequest = 120
-        var session: URLSession? =
-            direct ? URLSession(configuration: configuration) : interceptor.makeSession(configuration: configuration)
+        interceptor.handlers = Self.handlers()
+        var session: URLSession? = makeSession(for: interceptor)
 
         let tally = Tally()
         let warmUp = max(1, count / 10)
-        var baseline: Resources?
         let clock = ContinuousClock()
         let start = clock.now
         var finished = 0
-        // Sends requests `range`, `width` at a time, and returns when all of them are done.
-        func sendAll(_ range: Range<Int>) async {
-            guard let session else { return }
-            var next = range.lowerBound
-            await withTaskGroup(of: Void.self) { group in
-                func add(_ index: Int) {
-                    group.addTask {
-                        await self.send(
-                            index,
-                            session: session,
-                            digests: (small: smallDigest, mid: midDigest, mock: mockDigest),
-                            upload: upload,
-                            tally: tally
-                        )
-                    }
-                }
-                while next < min(range.lowerBound + width, range.upperBound) {
-                    add(next)
-                    next += 1
-                }
-                for await _ in group {
-                    finished += 1
-                    if finished % max(1, count / 10) == 0 {
-                        Log.detail("\(finished) of \(count) requests: \(Self.describe(Resources.now))")
-                    }
-                    if next < range.upperBound {
-                        add(next)
-                        next += 1
-                    }
-                }
-            }
-        }
         // The baseline is taken with nothing in flight, as the end is: otherwise it would count whichever
         // 10 MiB bodies happened to be in transfer at that moment.
-        await sendAll(0..<warmUp)
+        await sendAll(0..<warmUp, session: session, payloads: payloads, tally: tally, finished: &finished)
         try? await store.flush()
-        baseline = Resources.now
-        Log.detail("warm-up done (\(warmUp) requests, none in flight): \(Self.describe(baseline ?? Resources.now))")
-        await sendAll(warmUp..<count)
+        let baseline = Resources.now
+        Log.detail("warm-up done (\(warmUp) requests, none in flight): \(Self.describe(baseline))")
+        await sendAll(warmUp..<count, session: session, payloads: payloads, tally: tally, finished: &finished)
         let elapsed = start.duration(to: clock.now)
-        var storeProblem: String?
-        do {
-            try await store.flush()
-            let check = try await store.integrityCheck()
-            if check != ["ok"] { storeProblem = "integrity_check: \(check.joined(separator: "; "))" }
-        } catch {
-            storeProblem = "\(error)"
-        }
+        let storeProblem = await Self.problem(of: store)
         let stored = (try? await store.count()) ?? 0
         interceptor.captureLog.removeObserver(storeToken)
         let capturedCount = captured.current
@@ -235,24 +168,163 @@ struct SoakBench {
         session?.finishTasksAndInvalidate()
         session = nil
 
-        // Idle worker threads and connections may take a moment to go; wait for them, up to 15 s.
-        let reference = baseline ?? Resources.now
+        let outcome = Outcome(
+            captured: capturedCount,
+            stored: stored,
+            storeProblem: storeProblem,
+            baseline: baseline,
+            end: await Self.resourcesOnceIdle(comparedWith: baseline, clock: clock),
+            elapsed: elapsed
+        )
+        let checks = checks(of: outcome, tally: tally)
+        printReport(outcome, checks: checks, tally: tally)
+        return direct || checks.allSatisfy(\.3)
+    }
+
+    /// The expected bodies' SHA-256 digests, fetched without NetTap, and the upload's bytes.
+    private struct Payloads {
+        var small: Data
+        var mid: Data
+        var mock: Data
+        var upload: Data
+    }
+
+    /// What the run measured, for the checks and the report.
+    private struct Outcome {
+        /// The transactions the capture log finished.
+        var captured: Int
+        /// The transactions the store kept.
+        var stored: Int
+        /// Why the store is not sound, or `nil`.
+        var storeProblem: String?
+        /// The resources after the warm-up.
+        var baseline: Resources
+        /// The resources at the end, once idle threads and connections went.
+        var end: Resources
+        /// The time the requests took.
+        var elapsed: Duration
+    }
+
+    /// Says which glibc mmap threshold this run has: resident memory depends on it (see scripts/soak).
+    private static func printAllocator() {
+        let threshold = ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"]
+        print(
+            "allocator: "
+                + (threshold.map { "MALLOC_MMAP_THRESHOLD_=\($0) (large blocks always mapped)" }
+                    ?? "glibc defaults (dynamic mmap threshold)")
+        )
+    }
+
+    /// Fetches the server's files directly and digests what every body must be.
+    private func fetchPayloads() async throws -> Payloads {
+        let small = try await Self.fetchDirectly(base.appendingPathComponent("small.txt"))
+        let mid = try await Self.fetchDirectly(base.appendingPathComponent("mid.bin"))
+        guard mid.count == 10 * 1024 * 1024 else {
+            throw BenchError("soak: \(base.absoluteString)/mid.bin has \(mid.count) bytes, not 10 MiB")
+        }
+        return Payloads(
+            small: try StreamingDigest.hash(small, using: .sha256),
+            mid: try StreamingDigest.hash(mid, using: .sha256),
+            mock: try StreamingDigest.hash(Self.mockBody, using: .sha256),
+            upload: Data(repeating: 0x61, count: 1024 * 1024)
+        )
+    }
+
+    /// The pipeline: shaping for `?shaped=1`, then the stub for ``mockHost``.
+    private static func handlers() -> [any TransactionHandler] {
+        let shaped = NetworkProfile(latency: .milliseconds(10), downloadBytesPerSecond: 10_000_000)
+        return [
+            ShapingHandler(shaper: NetworkShaper(rules: [ShapingRule(.query(["shaped": "1"]), profile: shaped)])),
+            MockHandler(
+                mocks: MockSet(stubs: [
+                    Stub("soak item", matching: .host(Self.mockHost), response: .data(Self.mockBody))
+                ])
+            ),
+        ]
+    }
+
+    /// The app session: 16 connections per host, 120 s per request; through NetTap unless ``direct``.
+    private func makeSession(for interceptor: NetTapInterceptor) -> URLSession {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = 16
+        configuration.timeoutIntervalForRequest = 120
+        return direct ? URLSession(configuration: configuration) : interceptor.makeSession(configuration: configuration)
+    }
+
+    /// Sends requests `range`, ``width`` at a time, and returns when all of them are done; `finished` counts the
+    /// requests done in the whole run, for a progress line every tenth.
+    private func sendAll(
+        _ range: Range<Int>,
+        session: URLSession?,
+        payloads: Payloads,
+        tally: Tally,
+        finished: inout Int
+    ) async {
+        guard let session else { return }
+        var next = range.lowerBound
+        await withTaskGroup(of: Void.self) { group in
+            func add(_ index: Int) {
+                group.addTask {
+                    await self.send(index, session: session, payloads: payloads, tally: tally)
+                }
+            }
+            while next < min(range.lowerBound + width, range.upperBound) {
+                add(next)
+                next += 1
+            }
+            for await _ in group {
+                finished += 1
+                if finished % max(1, count / 10) == 0 {
+                    Log.detail("\(finished) of \(count) requests: \(Self.describe(Resources.now))")
+                }
+                if next < range.upperBound {
+                    add(next)
+                    next += 1
+                }
+            }
+        }
+    }
+
+    /// Flushes the store and checks it: `nil` when sound, else what is wrong.
+    private static func problem(of store: TransactionStore) async -> String? {
+        do {
+            try await store.flush()
+            let check = try await store.integrityCheck()
+            if check != ["ok"] { return "integrity_check: \(check.joined(separator: "; "))" }
+        } catch {
+            return "\(error)"
+        }
+        return nil
+    }
+
+    /// The resources once threads and descriptors are back to `reference`, or after 15 s (idle worker threads
+    /// and connections may take a moment to go).
+    private static func resourcesOnceIdle(
+        comparedWith reference: Resources,
+        clock: ContinuousClock
+    ) async -> Resources {
         var end = Resources.now
         let deadline = clock.now + .seconds(15)
         while clock.now < deadline, end.threads > reference.threads || end.descriptors > reference.descriptors {
             try? await Task.sleep(for: .milliseconds(250))
             end = Resources.now
         }
+        return end
+    }
+
+    /// The checks' rows: figure, target, achieved and whether it passed.
+    private func checks(of outcome: Outcome, tally: Tally) -> [(String, String, String, Bool)] {
+        let reference = outcome.baseline
+        let end = outcome.end
         let growth = end.residentBytes - reference.residentBytes
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let checks: [(String, String, String, Bool)] = [
+        return [
             (
-                "requests NetTap captured", direct ? "0 (direct)" : "\(count)", "\(capturedCount)",
-                capturedCount == (direct ? 0 : count)
+                "requests NetTap captured", direct ? "0 (direct)" : "\(count)", "\(outcome.captured)",
+                outcome.captured == (direct ? 0 : count)
             ),
             ("wrong bodies (SHA-256)", "0", "\(tally.wrongBodies)", tally.wrongBodies == 0),
             ("failed requests", "0", "\(tally.failures)", tally.failures == 0),
-            ("store sound (integrity_check)", "ok", storeProblem ?? "ok", storeProblem == nil),
+            ("store sound (integrity_check)", "ok", outcome.storeProblem ?? "ok", outcome.storeProblem == nil),
             (
                 "open descriptors after (baseline \(reference.descriptors))", "≤ baseline", "\(end.descriptors)",
                 end.descriptors <= reference.descriptors
@@ -267,6 +339,12 @@ struct SoakBench {
                 growth < 20 * 1_048_576
             ),
         ]
+    }
+
+    /// Prints the checks' table, the run's figures, the resources at the end and the first problems.
+    private func printReport(_ outcome: Outcome, checks: [(String, String, String, Bool)], tally: Tally) {
+        let elapsed = outcome.elapsed
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print("")
         if direct { print("plain URLSession, for comparison (these checks do not fail the run):") }
         print(
@@ -279,94 +357,110 @@ struct SoakBench {
         let kinds = Kind.allCases.map { "\($0.rawValue) \(tally.byKind[$0] ?? 0)" }.joined(separator: ", ")
         print(
             "soak: \(count) requests, \(width) in flight, in \(Report.format(seconds, decimals: 1)) s "
-                + "(\(Report.format(Double(count) / seconds, decimals: 0))/s); \(kinds); \(stored) transactions kept "
-                + "in the store (within its size limit)"
+                + "(\(Report.format(Double(count) / seconds, decimals: 0))/s); \(kinds); \(outcome.stored) transactions "
+                + "kept in the store (within its size limit)"
         )
-        print("soak: at the end \(Self.describe(end))")
+        print("soak: at the end \(Self.describe(outcome.end))")
         for sample in tally.samples { print("soak: \(sample)") }
-        return direct || checks.allSatisfy(\.3)
     }
 
-    /// Sends request `index` and checks what came back.
-    private func send(
-        _ index: Int,
-        session: URLSession,
-        digests: (small: Data, mid: Data, mock: Data),
-        upload: Data,
-        tally: Tally
-    ) async {
-        let kind = Self.kind(of: index)
+    /// What one request is and what must come back.
+    private struct Expectation {
         var request: URLRequest
-        var expected: Data?
-        var expectedStatus = 200
+        /// The body's SHA-256, when it is known in advance.
+        var digest: Data?
+        var status = 200
+        /// The body httpbin must echo as `data`.
         var echoed: Data?
+    }
+
+    /// Request `index` of the mix, or `nil` for a stubbed one sent ``direct`` (nothing answers it without NetTap).
+    private func expectation(for index: Int, kind: Kind, payloads: Payloads) -> Expectation? {
         switch kind {
         case .small:
-            request = URLRequest(url: base.appendingPathComponent("small.txt"))
-            expected = digests.small
+            let url = base.appendingPathComponent("small.txt")
+            return Expectation(request: URLRequest(url: url), digest: payloads.small)
         case .mid:
-            request = URLRequest(url: base.appendingPathComponent("mid.bin"))
-            expected = digests.mid
+            let url = base.appendingPathComponent("mid.bin")
+            return Expectation(request: URLRequest(url: url), digest: payloads.mid)
         case .shaped:
-            request = URLRequest(url: URL(string: base.absoluteString + "/small.txt?shaped=1") ?? base)
-            expected = digests.small
+            let url = URL(string: base.absoluteString + "/small.txt?shaped=1") ?? base
+            return Expectation(request: URLRequest(url: url), digest: payloads.small)
         case .upload:
-            request = URLRequest(url: base.appendingPathComponent("upload"))
+            var request = URLRequest(url: base.appendingPathComponent("upload"))
             request.httpMethod = "POST"
-            request.httpBody = upload
-            expectedStatus = 204
+            request.httpBody = payloads.upload
+            return Expectation(request: request, status: 204)
         case .echo:
             let size = 1024 + (index &* 7919) % (63 * 1024)
             let body = Data((0..<size).map { UInt8(ascii: "a") + UInt8(($0 &+ index) % 26) })
-            request = URLRequest(url: httpbin.appendingPathComponent("anything"))
+            var request = URLRequest(url: httpbin.appendingPathComponent("anything"))
             request.httpMethod = "POST"
             request.httpBody = body
             request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-            echoed = body
+            return Expectation(request: request, echoed: body)
         case .query:
-            request = URLRequest(url: URL(string: httpbin.absoluteString + "/get?i=\(index)") ?? httpbin)
+            let url = URL(string: httpbin.absoluteString + "/get?i=\(index)") ?? httpbin
+            return Expectation(request: URLRequest(url: url))
         case .mock:
-            if direct {
-                // Nothing answers the stub's host without NetTap.
-                tally.done(kind)
-                return
-            }
-            request = URLRequest(url: URL(string: "http://\(Self.mockHost)/item/\(index)") ?? base)
-            expected = digests.mock
+            if direct { return nil }
+            let url = URL(string: "http://\(Self.mockHost)/item/\(index)") ?? base
+            return Expectation(request: URLRequest(url: url), digest: payloads.mock)
+        }
+    }
+
+    /// Sends request `index` and checks what came back.
+    private func send(_ index: Int, session: URLSession, payloads: Payloads, tally: Tally) async {
+        let kind = Self.kind(of: index)
+        guard let expectation = expectation(for: index, kind: kind, payloads: payloads) else {
+            tally.done(kind)
+            return
         }
         do {
-            let (data, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard status == expectedStatus else {
-                tally.wrong("\(kind.rawValue) #\(index): status \(status), expected \(expectedStatus)")
-                return
+            let (data, response) = try await session.data(for: expectation.request)
+            if let problem = try Self.problem(with: data, response: response, expected: expectation, kind, index) {
+                tally.wrong(problem)
+            } else {
+                tally.done(kind)
             }
-            if let expected, try StreamingDigest.hash(data, using: .sha256) != expected {
-                tally.wrong("\(kind.rawValue) #\(index): \(data.count) bytes with another SHA-256")
-                return
-            }
-            if let echoed {
-                let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-                let text = json?["data"] as? String ?? ""
-                if try StreamingDigest.hash(Data(text.utf8), using: .sha256)
-                    != StreamingDigest.hash(echoed, using: .sha256)
-                {
-                    tally.wrong("echo #\(index): the echoed body differs (\(text.utf8.count) of \(echoed.count) bytes)")
-                    return
-                }
-            }
-            if kind == .query {
-                let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-                let arguments = json?["args"] as? [String: Any]
-                if arguments?["i"] as? String != "\(index)" {
-                    tally.wrong("query #\(index): args \(String(describing: arguments))")
-                    return
-                }
-            }
-            tally.done(kind)
         } catch {
             tally.failed("\(kind.rawValue) #\(index): \(error)")
         }
+    }
+
+    /// What is wrong with the answer to request `index`, or `nil` when it is right.
+    /// - Throws: When the body cannot be digested, or an echo or query answer is not JSON.
+    private static func problem(
+        with data: Data,
+        response: URLResponse,
+        expected: Expectation,
+        _ kind: Kind,
+        _ index: Int
+    ) throws -> String? {
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == expected.status else {
+            return "\(kind.rawValue) #\(index): status \(status), expected \(expected.status)"
+        }
+        if let digest = expected.digest, try StreamingDigest.hash(data, using: .sha256) != digest {
+            return "\(kind.rawValue) #\(index): \(data.count) bytes with another SHA-256"
+        }
+        if let echoed = expected.echoed {
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let text = json?["data"] as? String ?? ""
+            if try StreamingDigest.hash(Data(text.utf8), using: .sha256)
+                != StreamingDigest.hash(echoed, using: .sha256)
+            {
+                return "echo #\(index): the echoed body differs (\(text.utf8.count) of \(echoed.count) bytes)"
+            }
+        }
+        if kind == .query {
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let arguments = json?["args"] as? [String: Any]
+            if arguments?["i"] as? String != "\(index)" {
+                return "query #\(index): args \(String(describing: arguments))"
+            }
+        }
+        return nil
     }
 
     /// The bytes of `url` fetched without NetTap.

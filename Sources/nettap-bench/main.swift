@@ -107,9 +107,33 @@ struct BenchOptions {
 func runBenchmark(_ options: BenchOptions) async throws -> Bool {
     var soakFailed = false
     let plan = options.isQuick ? Plan.quick : Plan.full
-    let processors = ProcessInfo.processInfo.activeProcessorCount
     // The store and report scenarios need no server; the others share one set of sessions.
     let needsServer = options.scenarios.contains { !["store", "report", "soak"].contains($0) }
+    printHeader(options, plan: plan, needsServer: needsServer)
+    let scenarios = needsServer ? try await Scenarios(base: options.base, tlsBase: options.tlsBase, plan: plan) : nil
+    var report = Report()
+    for name in options.scenarios {
+        Log.step(name)
+        if let passed = try await runWithoutServer(name, options) {
+            if !passed { soakFailed = true }
+            continue
+        }
+        guard let scenarios else { continue }
+        report.rows += try await runScenario(name, of: scenarios, options, plan: plan)
+    }
+    print("load average at end: \(ProcessMetrics.loadAverage ?? "n/a")")
+    guard !report.rows.isEmpty else { return !soakFailed }
+    print("")
+    print(report.render())
+    let tally = report.tally
+    print("")
+    print("\(tally.met) of \(tally.total) targets met (a measurement, not a test: the exit status ignores targets)")
+    return !soakFailed
+}
+
+/// Prints what runs, against what, on how many cores, the counts, and the load average at the start.
+private func printHeader(_ options: BenchOptions, plan: Plan, needsServer: Bool) {
+    let processors = ProcessInfo.processInfo.activeProcessorCount
     print(
         "nettap-bench \(options.isQuick ? "(quick)" : "(full)"): \(options.scenarios.joined(separator: ", "))"
             + (needsServer || options.scenarios.contains("soak") ? " against \(options.base.absoluteString)" : "")
@@ -123,61 +147,63 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
         )
     }
     print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
-    let scenarios = needsServer ? try await Scenarios(base: options.base, tlsBase: options.tlsBase, plan: plan) : nil
-    var report = Report()
-    for name in options.scenarios {
-        Log.step(name)
-        if name == "store" {
-            try await StoreBench(count: options.isQuick ? 5_000 : 50_000).run()
-            continue
-        }
-        if name == "report" {
-            ReportBench(count: options.isQuick ? 1_000 : 10_000).run()
-            continue
-        }
-        if name == "soak" {
-            guard let httpbin = options.httpbin else { throw BenchError("the soak needs --httpbin URL") }
-            let passed = try await SoakBench(
-                base: options.base,
-                httpbin: httpbin,
-                count: options.isQuick ? 2_000 : 20_000,
-                direct: options.isDirect
-            ).run()
-            if !passed { soakFailed = true }
-            continue
-        }
-        guard let scenarios else { continue }
-        switch name {
-        case "latency": report.rows += try await scenarios.latency()
-        case "throughput": report.rows += try await scenarios.throughput()
-        case "mock": report.rows += try await scenarios.mock()
-        case "https": report.rows += try await scenarios.https()
-        case "download": report.rows += try await scenarios.download()
-        case "resources": report.rows += try await scenarios.resources()
-        case "breakdown":
-            let breakdown = Breakdown(url: scenarios.smallURL, smallBytes: scenarios.smallBytes, plan: plan)
-            try await breakdown.run(nettapSession: scenarios.session(.nettap))
-        case "shaping":
-            try await ShapingBench(base: options.base).run()
-        case "inspector":
-            let bench = InspectorBench(
-                url: scenarios.smallURL,
-                body: scenarios.smallBody,
-                rounds: options.isQuick ? 2 : 4,
-                count: options.isQuick ? 2_000 : 6_000
-            )
-            report.rows += try await bench.run()
-        default: throw BenchError("unknown scenario \(name)")
-        }
+}
+
+/// Runs `store`, `report` or `soak`, which need none of the shared sessions.
+/// - Returns: Whether it passed (only the soak can fail), or `nil` for any other scenario.
+private func runWithoutServer(_ name: String, _ options: BenchOptions) async throws -> Bool? {
+    switch name {
+    case "store":
+        try await StoreBench(count: options.isQuick ? 5_000 : 50_000).run()
+        return true
+    case "report":
+        ReportBench(count: options.isQuick ? 1_000 : 10_000).run()
+        return true
+    case "soak":
+        guard let httpbin = options.httpbin else { throw BenchError("the soak needs --httpbin URL") }
+        return try await SoakBench(
+            base: options.base,
+            httpbin: httpbin,
+            count: options.isQuick ? 2_000 : 20_000,
+            direct: options.isDirect
+        ).run()
+    default:
+        return nil
     }
-    print("load average at end: \(ProcessMetrics.loadAverage ?? "n/a")")
-    guard !report.rows.isEmpty else { return !soakFailed }
-    print("")
-    print(report.render())
-    let tally = report.tally
-    print("")
-    print("\(tally.met) of \(tally.total) targets met (a measurement, not a test: the exit status ignores targets)")
-    return !soakFailed
+}
+
+/// Runs a scenario that uses the shared sessions.
+/// - Returns: Its rows for the table (none for `breakdown` and `shaping`, which print their own).
+private func runScenario(
+    _ name: String,
+    of scenarios: Scenarios,
+    _ options: BenchOptions,
+    plan: Plan
+) async throws -> [Row] {
+    switch name {
+    case "latency": return try await scenarios.latency()
+    case "throughput": return try await scenarios.throughput()
+    case "mock": return try await scenarios.mock()
+    case "https": return try await scenarios.https()
+    case "download": return try await scenarios.download()
+    case "resources": return try await scenarios.resources()
+    case "breakdown":
+        let breakdown = Breakdown(url: scenarios.smallURL, smallBytes: scenarios.smallBytes, plan: plan)
+        try await breakdown.run(nettapSession: scenarios.session(.nettap))
+        return []
+    case "shaping":
+        try await ShapingBench(base: options.base).run()
+        return []
+    case "inspector":
+        let bench = InspectorBench(
+            url: scenarios.smallURL,
+            body: scenarios.smallBody,
+            rounds: options.isQuick ? 2 : 4,
+            count: options.isQuick ? 2_000 : 6_000
+        )
+        return try await bench.run()
+    default: throw BenchError("unknown scenario \(name)")
+    }
 }
 
 // nettap-bench is built in release mode, where NetTap installs only when the app opts in (`Activation`); the

@@ -42,19 +42,7 @@ package enum JSONTextLayout {
         var lastComma: Int?
         var trailingComma: Int?
         var index = 0
-        func valuePath() -> (path: String, offset: Int)? {
-            guard let top = stack.last else { return (JSONPath.root, index) }
-            if top.isObject {
-                guard let key = top.key else { return nil }
-                return (JSONPath.appending(key, to: top.path), top.keyOffset)
-            }
-            return (JSONPath.appending(top.index, to: top.path), index)
-        }
-        func record() -> String {
-            let place = valuePath() ?? (JSONPath.root, index)
-            if recordsOffsets, offsets[place.path] == nil { offsets[place.path] = place.offset }
-            return place.path
-        }
+        // Every byte is handled here; calls are made once per value (`record`) or string (`closingQuote`).
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -69,15 +57,12 @@ package enum JSONTextLayout {
                     top.keyOffset = start
                     stack[stack.count - 1] = top
                 } else {
-                    let saved = index
-                    index = start
-                    _ = record()
-                    index = saved
+                    _ = record(at: start, in: stack, offsets: &offsets, recordsOffsets: recordsOffsets)
                 }
                 lastComma = nil
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let path = record()
+                let path = record(at: index, in: stack, offsets: &offsets, recordsOffsets: recordsOffsets)
                 stack.append(Frame(path: path, isObject: byte == UInt8(ascii: "{")))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if let comma = lastComma, trailingComma == nil { trailingComma = comma }
@@ -94,13 +79,37 @@ package enum JSONTextLayout {
             case UInt8(ascii: ":"):
                 break
             default:
-                _ = record()
+                _ = record(at: index, in: stack, offsets: &offsets, recordsOffsets: recordsOffsets)
                 while index + 1 < bytes.count, !",}] \t\r\n".utf8.contains(bytes[index + 1]) { index += 1 }
             }
             lastComma = nil
             index += 1
         }
         return (offsets, trailingComma)
+    }
+
+    /// Notes where the value starting at `index` is (the first offset seen for its path, when `recordsOffsets`)
+    /// and returns its path; called once per value, not per byte.
+    private static func record(
+        at index: Int,
+        in stack: [Frame],
+        offsets: inout [String: Int],
+        recordsOffsets: Bool
+    ) -> String {
+        let place = valuePath(at: index, in: stack) ?? (JSONPath.root, index)
+        if recordsOffsets, offsets[place.path] == nil { offsets[place.path] = place.offset }
+        return place.path
+    }
+
+    /// The path of the value starting at `index` and the offset to record for it (an object member's is that of
+    /// its name); `nil` in an object whose member has no name yet.
+    private static func valuePath(at index: Int, in stack: [Frame]) -> (path: String, offset: Int)? {
+        guard let top = stack.last else { return (JSONPath.root, index) }
+        if top.isObject {
+            guard let key = top.key else { return nil }
+            return (JSONPath.appending(key, to: top.path), top.keyOffset)
+        }
+        return (JSONPath.appending(top.index, to: top.path), index)
     }
 
     /// Where the string literal whose opening quote is at `start` ends: the offset of its closing quote, or

@@ -37,22 +37,7 @@ extension NetTapURLProtocol {
         /// (``URLSessionQueueWindow``).
         func run() {
             let onURLSessionQueue = URLSessionQueueWindow.isCurrent
-            let resolved: RequestBodyResolver.Resolved
-            do {
-                resolved = try RequestBodyResolver.resolve(
-                    original,
-                    upload: upload,
-                    additionalHeaders: additionalHeaders
-                )
-            } catch {
-                fail(readingBody: error)
-                return
-            }
-            context.requestBodyWasStream = resolved.bodyWasStream
-            switch upload {
-            case .data, .file, .stream: context.requestBodyWasUpload = true
-            case .none, .unknown: break
-            }
+            guard let resolved = resolveBody() else { return }
             let request = resolved.request
             let recorder = TransactionRecorder(
                 request: request,
@@ -71,6 +56,34 @@ extension NetTapURLProtocol {
                 }
                 return
             }
+            runWithoutHandlers(request, recorder: recorder, onURLSessionQueue: onURLSessionQueue)
+        }
+
+        /// The request with its body read and the app's headers added, noting on the context how the app sent the
+        /// body; `nil` when the body could not be read (the failure is already reported).
+        private func resolveBody() -> RequestBodyResolver.Resolved? {
+            let resolved: RequestBodyResolver.Resolved
+            do {
+                resolved = try RequestBodyResolver.resolve(
+                    original,
+                    upload: upload,
+                    additionalHeaders: additionalHeaders
+                )
+            } catch {
+                fail(readingBody: error)
+                return nil
+            }
+            context.requestBodyWasStream = resolved.bodyWasStream
+            switch upload {
+            case .data, .file, .stream: context.requestBodyWasUpload = true
+            case .none, .unknown: break
+            }
+            return resolved
+        }
+
+        /// No handlers: the transport's own exchange serves the request on the fast path
+        /// (``forward(_:recorder:start:cancel:)``), or, for a transport without one, the empty pipeline runs.
+        private func runWithoutHandlers(_ request: URLRequest, recorder: TransactionRecorder, onURLSessionQueue: Bool) {
             #if canImport(CNetTapCurl)
             if pipeline.transport is CurlTransport,
                 let exchange = CurlTransport.shared.makeExchange(for: request, context: context)
@@ -136,40 +149,29 @@ extension NetTapURLProtocol {
             }
         }
 
+        /// The pipeline task, and whether it must be cancelled as soon as it exists (a timeout came first).
+        private typealias PipelineTaskBox = Locked<(task: Task<Void, Never>?, isCancelled: Bool)>
+
         /// Runs the handlers in a Swift task and relays their answer the way the platform would relay a network
         /// answer: cookies stored, no body where there may be none, the platform's error keys, and the request's
         /// idle timeout measured on the injected clock (``HandlerAnswers``, ``IdleTimeout``).
         private func runPipeline(_ request: URLRequest, recorder: TransactionRecorder) {
             let requestURL = request.url ?? URL(fileURLWithPath: "/")
             let channelBox = Locked<BodyChannel?>(nil)
-            // The pipeline task, and whether it must be cancelled as soon as it exists (a timeout came first).
-            let taskBox = Locked<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
+            let taskBox = PipelineTaskBox((nil, false))
             let pipeline = pipeline
             let context = context
             let relay = relay
             let profile = context.forwardingProfile ?? .standard
-            let idle = RequestTimeout.interval(for: request, sessionTimeout: profile.timeoutIntervalForRequest).map {
-                interval in
-                // While the forwarding transport waits for a response head, its own session times the request out
-                // with the platform's rules (its timer started when the request reached it, and upload progress
-                // resets it), and the handlers above it see that `URLError(.timedOut)`, so an offline cache can
-                // answer it. Until then this watch only looks again every interval.
-                IdleTimeout.start(
-                    after: interval,
-                    on: context.clock,
-                    grace: { context.isAwaitingTransportHead ? interval : nil }
-                ) {
-                    let error = URLError(.timedOut)
-                    recorder.finish(error: error)
-                    relay.fail(error)
-                    taskBox.withLock { box -> Task<Void, Never>? in
-                        box.isCancelled = true
-                        return box.task
-                    }?
-                    .cancel()
-                    channelBox.withLock { $0 }?.cancel()
-                }
-            }
+            let idle = Self.startIdleTimeout(
+                for: request,
+                sessionTimeout: profile.timeoutIntervalForRequest,
+                context: context,
+                relay: relay,
+                recorder: recorder,
+                taskBox: taskBox,
+                channelBox: channelBox
+            )
             let pipelineTask = Self.startTask {
                 do {
                     let (answer, finalRequest) = try await HandlerRedirects.send(
@@ -177,17 +179,15 @@ extension NetTapURLProtocol {
                         through: pipeline,
                         context: context
                     )
-                    let answerURL = finalRequest.url ?? requestURL
-                    let response = HandlerAnswers.withoutForbiddenBody(
+                    relayAnswer(
                         answer,
-                        method: finalRequest.httpMethod ?? "GET",
-                        context: context
+                        to: finalRequest,
+                        requestURL: requestURL,
+                        profile: profile,
+                        recorder: recorder,
+                        idle: idle,
+                        channelBox: channelBox
                     )
-                    channelBox.withLock { $0 = response.body.channel }
-                    if relay.isRunning {
-                        HandlerAnswers.storeCookies(of: response, for: response.url ?? answerURL, profile: profile)
-                    }
-                    deliver(response, requestURL: answerURL, recorder: recorder, idle: idle, isPipelinePath: true)
                 } catch {
                     // After a timeout or a stop the outcome is already reported.
                     guard idle?.stop() ?? true else { return }
@@ -208,6 +208,66 @@ extension NetTapURLProtocol {
                 channelBox.withLock { $0 }?.cancel()
                 recorder.finish(error: URLError(.cancelled))
             }
+        }
+
+        /// Starts the pipeline path's idle watch, or returns `nil` when the request has no timeout.
+        ///
+        /// When the watch comes due it fails the request with `URLError(.timedOut)` and cancels the pipeline's task
+        /// (at once, or as soon as it exists: `taskBox`) and the answer's body channel.
+        private static func startIdleTimeout(
+            for request: URLRequest,
+            sessionTimeout: TimeInterval,
+            context: TransactionContext,
+            relay: ClientRelay,
+            recorder: TransactionRecorder,
+            taskBox: PipelineTaskBox,
+            channelBox: Locked<BodyChannel?>
+        ) -> IdleTimeout? {
+            RequestTimeout.interval(for: request, sessionTimeout: sessionTimeout).map { interval in
+                // While the forwarding transport waits for a response head, its own session times the request out
+                // with the platform's rules (its timer started when the request reached it, and upload progress
+                // resets it), and the handlers above it see that `URLError(.timedOut)`, so an offline cache can
+                // answer it. Until then this watch only looks again every interval.
+                IdleTimeout.start(
+                    after: interval,
+                    on: context.clock,
+                    grace: { context.isAwaitingTransportHead ? interval : nil }
+                ) {
+                    let error = URLError(.timedOut)
+                    recorder.finish(error: error)
+                    relay.fail(error)
+                    taskBox.withLock { box -> Task<Void, Never>? in
+                        box.isCancelled = true
+                        return box.task
+                    }?
+                    .cancel()
+                    channelBox.withLock { $0 }?.cancel()
+                }
+            }
+        }
+
+        /// Relays the pipeline's answer to `finalRequest` (the last of any redirects the handlers answered): no body
+        /// where the method or status allows none, its cookies stored while the app still waits.
+        private func relayAnswer(
+            _ answer: HandlerResponse,
+            to finalRequest: URLRequest,
+            requestURL: URL,
+            profile: ForwardingProfile,
+            recorder: TransactionRecorder,
+            idle: IdleTimeout?,
+            channelBox: Locked<BodyChannel?>
+        ) {
+            let answerURL = finalRequest.url ?? requestURL
+            let response = HandlerAnswers.withoutForbiddenBody(
+                answer,
+                method: finalRequest.httpMethod ?? "GET",
+                context: context
+            )
+            channelBox.withLock { $0 = response.body.channel }
+            if relay.isRunning {
+                HandlerAnswers.storeCookies(of: response, for: response.url ?? answerURL, profile: profile)
+            }
+            deliver(response, requestURL: answerURL, recorder: recorder, idle: idle, isPipelinePath: true)
         }
 
         /// Starts the pipeline's task on the current thread.

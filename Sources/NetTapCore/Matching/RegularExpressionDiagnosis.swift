@@ -9,22 +9,10 @@ enum RegularExpressionDiagnosis {
     static func diagnose(_ pattern: String) -> (message: String, offset: Int?) {
         let characters = Array(pattern)
         var openGroups: [Int] = []
-        var classStart: Int?
         var canRepeat = false
         var index = 0
         while index < characters.count {
             let character = characters[index]
-            if let start = classStart {
-                let isFirst = index == start + 1 || (index == start + 2 && characters[start + 1] == "^")
-                if character == "\\" {
-                    index += 1
-                } else if character == "]" && !isFirst {
-                    classStart = nil
-                    canRepeat = true
-                }
-                index += 1
-                continue
-            }
             switch character {
             case "\\":
                 guard index + 1 < characters.count else {
@@ -33,7 +21,11 @@ enum RegularExpressionDiagnosis {
                 index += 1
                 canRepeat = true
             case "[":
-                classStart = index
+                guard let end = closingBracket(ofClassAt: index, in: characters) else {
+                    return ("missing \"]\" to close \"[\" at character \(index + 1)", index)
+                }
+                index = end
+                canRepeat = true
             case "(":
                 openGroups.append(index)
                 canRepeat = false
@@ -57,9 +49,6 @@ enum RegularExpressionDiagnosis {
             }
             index += 1
         }
-        if let start = classStart {
-            return ("missing \"]\" to close \"[\" at character \(start + 1)", start)
-        }
         if let start = openGroups.last {
             return ("missing \")\" to close \"(\" at character \(start + 1)", start)
         }
@@ -70,5 +59,21 @@ enum RegularExpressionDiagnosis {
             return ("\(error) (ICU syntax)", nil)
         }
         return ("not a valid regular expression (ICU syntax)", nil)
+    }
+
+    /// The offset of the `]` that closes the character class opened at `start`, or `nil` when the pattern ends
+    /// first; a `]` right after `[` or `[^` is a literal, and a backslash escapes the character after it.
+    private static func closingBracket(ofClassAt start: Int, in characters: [Character]) -> Int? {
+        var index = start + 1
+        while index < characters.count {
+            let isFirst = index == start + 1 || (index == start + 2 && characters[start + 1] == "^")
+            if characters[index] == "\\" {
+                index += 1
+            } else if characters[index] == "]" && !isFirst {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 }

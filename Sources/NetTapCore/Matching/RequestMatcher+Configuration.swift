@@ -43,6 +43,16 @@ extension RequestMatcher {
     ///   (with the ``MatcherError`` text).
     public init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
+        var parts = try Self.locationParts(of: node)
+        parts += try Self.queryAndHeaderParts(of: node)
+        parts += try Self.bodyParts(of: node)
+        parts += try Self.combinedParts(of: node)
+        self = parts.dropFirst().reduce(parts.first ?? .any, &&)
+        configuration = node.value
+    }
+
+    /// The parts from `url`, `scheme`, `host`, `port`, `method` and the path keys, in that order.
+    private static func locationParts(of node: ConfigNode) throws -> [RequestMatcher] {
         var parts: [RequestMatcher] = []
         if let url = try node.present("url") {
             parts.append(try url.pattern { try .url($0) })
@@ -65,6 +75,12 @@ extension RequestMatcher {
         if let regex = try node.present("pathRegex") {
             parts.append(try regex.pattern { try .pathRegex($0) })
         }
+        return parts
+    }
+
+    /// The parts from `query` (with `queryExactly`), `headers` and `headerContains`, in that order.
+    private static func queryAndHeaderParts(of node: ConfigNode) throws -> [RequestMatcher] {
+        var parts: [RequestMatcher] = []
         let exactly = try node.bool("queryExactly") ?? false
         if let query = try node.present("query") {
             parts.append(.query(items: try query.queryItems(), exactly: exactly))
@@ -77,6 +93,12 @@ extension RequestMatcher {
         for (name, value) in try node.present("headerContains")?.members() ?? [] {
             parts.append(.headerContains(name, try value.stringValue()))
         }
+        return parts
+    }
+
+    /// The parts from `body`, `bodyBase64`, `json`, `jsonContains` and `form`, in that order.
+    private static func bodyParts(of node: ConfigNode) throws -> [RequestMatcher] {
+        var parts: [RequestMatcher] = []
         if let body = try node.string("body") { parts.append(.body(body)) }
         if let encoded = try node.present("bodyBase64") {
             guard let data = Data(base64Encoded: try encoded.stringValue()) else {
@@ -91,7 +113,12 @@ extension RequestMatcher {
             for (name, value) in try form.members() { fields[name] = try value.stringValue() }
             parts.append(.formFields(fields))
         }
-        parts += try node.each("allOf", RequestMatcher.init(configuration:))
+        return parts
+    }
+
+    /// The parts from the nested matchers of `allOf`, `anyOf` (one part: their `||`) and `not`, in that order.
+    private static func combinedParts(of node: ConfigNode) throws -> [RequestMatcher] {
+        var parts = try node.each("allOf", RequestMatcher.init(configuration:))
         if let anyOf = try node.present("anyOf") {
             let alternatives = try anyOf.elements().map(RequestMatcher.init(configuration:))
             guard let first = alternatives.first else {
@@ -100,9 +127,7 @@ extension RequestMatcher {
             parts.append(alternatives.dropFirst().reduce(first, ||))
         }
         if let negated = try node.present("not") { parts.append(!(try RequestMatcher(configuration: negated))) }
-
-        self = parts.dropFirst().reduce(parts.first ?? .any, &&)
-        configuration = node.value
+        return parts
     }
 }
 

@@ -197,31 +197,73 @@ extension Redactor {
     ) -> (redacted: Redacted<CapturedTransaction>, secrets: Set<String>) {
         var result = transaction
         var locations: [RedactionLocation] = []
-        func add(_ found: [RedactionLocation], part: RedactionLocation.Part) {
-            locations += found.map { location in
-                var location = location
-                location.part = part
-                return location
-            }
+        let responseTokens = redactParts(of: transaction, request: request, into: &result, locations: &locations)
+        let secrets = secretsFound(
+            in: transaction,
+            redacted: result,
+            request: request,
+            responseTokens: responseTokens
+        )
+        var swept = secrets.own
+        swept.formUnion(known)
+        // One pattern for every place swept: building it is the costly part with many secrets.
+        let forms = EchoPattern(swept)
+        sweepEchoes(of: swept, forms: forms, requestSecrets: secrets.request, from: &result, locations: &locations)
+        locations += removeSecrets(forms, fromNotesOf: &result)
+        result.redactions += locations.filter { !transaction.redactions.contains($0) }
+        return (Redacted(value: result, locations: locations), secrets.own)
+    }
+
+    /// Appends `found` to `locations`, each marked as being in `part` of the transaction.
+    private static func add(
+        _ found: [RedactionLocation],
+        part: RedactionLocation.Part,
+        to locations: inout [RedactionLocation]
+    ) {
+        locations += found.map { location in
+            var location = location
+            location.part = part
+            return location
         }
+    }
+
+    /// The first step of ``redact(transaction:request:sweeping:)``: the request's redaction put in, each redirect
+    /// hop's URL and headers and the response redacted by name and shape, each place added to `locations`.
+    /// - Returns: The tokens the unredacted response holds (when ``redactsTokens``; else none).
+    private func redactParts(
+        of transaction: CapturedTransaction,
+        request: RequestRedaction,
+        into result: inout CapturedTransaction,
+        locations: inout [RedactionLocation]
+    ) -> Set<String> {
         result.request = request.redacted.value
-        add(request.redacted.locations, part: .request)
+        Self.add(request.redacted.locations, part: .request, to: &locations)
         for (index, hop) in transaction.redirects.enumerated() {
             let url = redact(url: hop.url)
             let headers = redact(headers: hop.headers)
             result.redirects[index].url = url.value
             result.redirects[index].headers = headers.value
-            add(url.locations + headers.locations, part: .redirect(index + 1))
+            Self.add(url.locations + headers.locations, part: .redirect(index + 1), to: &locations)
         }
         var responseTokens: Set<String> = []
         if let response = transaction.response {
             let redacted = redaction(of: response)
             result.response = redacted.redacted.value
             responseTokens = redacted.tokens
-            add(redacted.redacted.locations, part: .response)
+            Self.add(redacted.redacted.locations, part: .response, to: &locations)
         }
-        // Secrets redacted anywhere in the transaction, found again elsewhere (a server echoing the request's
-        // Authorization or password in its body, a token repeated in another header).
+        return responseTokens
+    }
+
+    /// The secrets redacted anywhere in the transaction, to find again elsewhere (a server echoing the request's
+    /// Authorization or password in its body, a token repeated in another header): those of the request and its
+    /// redirect hops (`request`), and those with the response's added (`own`).
+    private func secretsFound(
+        in transaction: CapturedTransaction,
+        redacted result: CapturedTransaction,
+        request: RequestRedaction,
+        responseTokens: Set<String>
+    ) -> (request: Set<String>, own: Set<String>) {
         var secrets = request.secrets
         for (index, hop) in transaction.redirects.enumerated() {
             secrets.formUnion(
@@ -237,11 +279,21 @@ extension Redactor {
             )
             secrets.formUnion(responseTokens)
         }
-        let own = secrets
-        secrets.formUnion(known)
-        let forms = EchoPattern(secrets)
+        return (requestSecrets, secrets)
+    }
+
+    /// The last step of ``redact(transaction:request:sweeping:)``: copies of the secrets (`forms`) replaced in the
+    /// response and the redirect hops, and in the request those the request did not carry under their own name
+    /// (`secrets` less `requestSecrets`), each place added to `locations`.
+    private func sweepEchoes(
+        of secrets: Set<String>,
+        forms: EchoPattern?,
+        requestSecrets: Set<String>,
+        from result: inout CapturedTransaction,
+        locations: inout [RedactionLocation]
+    ) {
         if var redacted = result.response {
-            add(removeEchoes(of: forms, from: &redacted), part: .response)
+            Self.add(removeEchoes(of: forms, from: &redacted), part: .response, to: &locations)
             result.response = redacted
         }
         // A secret the response, a hop or another transaction revealed (a cookie it set, a token in its body) that
@@ -249,7 +301,7 @@ extension Redactor {
         // cassette's recorded query value with the placeholder stands for any text.
         let revealed = secrets.subtracting(requestSecrets)
         if !revealed.isEmpty {
-            add(removeEchoes(of: EchoPattern(revealed), from: &result.request), part: .request)
+            Self.add(removeEchoes(of: EchoPattern(revealed), from: &result.request), part: .request, to: &locations)
         }
         for index in result.redirects.indices {
             var headers = result.redirects[index].headers
@@ -259,11 +311,8 @@ extension Redactor {
                 result.redirects[index].url = swept
                 found.append(RedactionLocation(kind: .echo, name: "url"))
             }
-            add(found, part: .redirect(index + 1))
+            Self.add(found, part: .redirect(index + 1), to: &locations)
         }
-        locations += removeSecrets(forms, fromNotesOf: &result)
-        result.redactions += locations.filter { !transaction.redactions.contains($0) }
-        return (Redacted(value: result, locations: locations), own)
     }
 
     /// Replaces secret query items and copies of `secrets` in what handlers wrote about a transaction:
