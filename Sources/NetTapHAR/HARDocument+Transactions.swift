@@ -48,19 +48,19 @@ extension HARDocument {
     package static func indexedTransactions(
         of entries: [HAREntry]
     ) -> [(entryIndex: Int, transaction: CapturedTransaction)] {
-        var hopCounts: [String: Int] = [:]
+        var hopCounts: [UUID: Int] = [:]
         for entry in entries where !entry.isRedirectHop {
             if let id = entry.netTap?.id, let count = entry.netTap?.redirects?.count, count > 0 {
                 hopCounts[id] = count
             }
         }
-        func foldedHop(_ entry: HAREntry) -> (id: String, hop: Int)? {
+        func foldedHop(_ entry: HAREntry) -> (id: UUID, hop: Int)? {
             guard let id = entry.netTap?.redirectOf, let hop = entry.netTap?.hop, let count = hopCounts[id],
                 (0..<count).contains(hop)
             else { return nil }
             return (id, hop)
         }
-        var firstRequests: [String: CapturedRequest] = [:]
+        var firstRequests: [UUID: CapturedRequest] = [:]
         for entry in entries {
             if let (id, hop) = foldedHop(entry), hop == 0, firstRequests[id] == nil {
                 firstRequests[id] = entry.request.capturedRequest()

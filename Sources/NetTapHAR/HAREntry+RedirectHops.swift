@@ -51,7 +51,7 @@ extension HAREntry {
         let segment = chain.milestones(ofSegment: index, in: transaction)
         let timings = HARTimings(milestones: segment)
         var record = HARNetTapRecord()
-        record.redirectOf = transaction.id.uuidString
+        record.redirectOf = transaction.id
         record.hop = index
         if hop.answeredBy != CapturedTransaction.answeredByNetwork { record.answeredBy = hop.answeredBy }
         return HAREntry(

@@ -78,13 +78,13 @@ extension HAREntry {
         let responseURL = record?.responseURL.map(HARURL.url(from:)) ?? captured.url
         let error = record.map(\.error) ?? derivedError()
         let state =
-            record?.state.flatMap(CapturedTransaction.State.init(rawValue:)) ?? (hasResponse ? .completed : .failed)
+            record?.state ?? (hasResponse ? .completed : .failed)
         var capturedResponse = response.capturedResponse(url: responseURL)
         if let bodies = record?.bodies {
             Self.applySizes(bodies, request: &captured, response: &capturedResponse)
         }
         return CapturedTransaction(
-            id: record?.id.flatMap(UUID.init(uuidString:)) ?? UUID(),
+            id: record?.id ?? UUID(),
             request: captured,
             response: capturedResponse,
             redirects: record?.redirects?.map(RedirectHop.init(record:)) ?? [],
@@ -199,8 +199,8 @@ extension HARNetTapRecord {
     /// - Parameter transaction: The transaction.
     public init(transaction: CapturedTransaction) {
         self.init()
-        id = transaction.id.uuidString
-        state = transaction.state.rawValue
+        id = transaction.id
+        state = transaction.state
         answeredBy = transaction.answeredBy
         annotations = transaction.annotations.isEmpty ? nil : transaction.annotations
         findings = transaction.findings.isEmpty ? nil : transaction.findings

@@ -18,10 +18,10 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     /// The custom field name, `_netTap`.
     public static let fieldName = "_netTap"
 
-    /// The transaction's identifier (a UUID string).
-    public var id: String?
-    /// The transaction state: `pending`, `receiving`, `completed`, `failed` or `cancelled`.
-    public var state: String?
+    /// The transaction's identifier (written as a UUID string).
+    public var id: UUID?
+    /// The transaction state (written `pending`, `receiving`, `completed`, `failed` or `cancelled`).
+    public var state: CapturedTransaction.State?
     /// Who answered: `network`, `passthrough` or a handler's name.
     public var answeredBy: String?
     /// Handler notes.
@@ -53,7 +53,7 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
     /// The transaction's request URL, when the entry's `request` shows a later request of its redirect chain.
     public var requestURL: String?
     /// On a redirect hop entry: the ``id`` of the transaction whose hop it is; `nil` on other entries.
-    public var redirectOf: String?
+    public var redirectOf: UUID?
     /// On a redirect hop entry: the hop's position in the transaction's ``redirects``, from 0.
     public var hop: Int?
     /// What the transport saw on the wire beyond `serverIPAddress`, `connection`, `timings` and
@@ -66,6 +66,42 @@ public struct HARNetTapRecord: Codable, Sendable, Hashable {
 
     /// Creates an empty record.
     public init() {}
+
+    /// Decodes field by field: a field that cannot be read (another type, an unknown state, an id that is no UUID)
+    /// is left out and the rest of the record kept.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError.typeMismatch` when the record is not an object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field<T: Decodable>(_ key: CodingKeys) -> T? {
+            (try? container.decodeIfPresent(T.self, forKey: key)) ?? nil
+        }
+        id = field(.id)
+        state = field(.state)
+        answeredBy = field(.answeredBy)
+        annotations = field(.annotations)
+        findings = field(.findings)
+        redactions = field(.redactions)
+        redirects = field(.redirects)
+        error = field(.error)
+        startSecondsSince2001 = field(.startSecondsSince2001)
+        requestSent = field(.requestSent)
+        firstByte = field(.firstByte)
+        end = field(.end)
+        responseURL = field(.responseURL)
+        requestMethod = field(.requestMethod)
+        requestURL = field(.requestURL)
+        redirectOf = field(.redirectOf)
+        hop = field(.hop)
+        wire = field(.wire)
+        bodies = field(.bodies)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, state, answeredBy, annotations, findings, redactions, redirects, error, startSecondsSince2001
+        case requestSent, firstByte, end, responseURL, requestMethod, requestURL, redirectOf, hop, wire, bodies
+    }
 
     /// Body sizes HAR 1.2 cannot carry: `content.size` is the length of the text written, and a redacted body's
     /// text differs from what was received.

@@ -160,7 +160,7 @@ struct HARExportTests {
         #expect(final.request.url == "http://127.0.0.1:8080/final")
         #expect(final.response.status == 200)
         #expect(final.response.content.text == "arrived")
-        #expect(final.netTap?.id == id)
+        #expect(final.netTap?.id?.uuidString == id)
         #expect(final.netTap?.redirects?.map(\.status) == [302, 301])
         #expect(final.netTap?.requestURL == "http://127.0.0.1:8080/old")
         #expect(final.netTap?.requestMethod == nil)

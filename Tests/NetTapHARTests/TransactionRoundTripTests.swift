@@ -127,3 +127,39 @@ struct TransactionRoundTripTests {
         #expect(abs(edited - 1_577_836_800.99075) < 0.000_001)
     }
 }
+
+@Suite("The _netTap record is typed and read field by field")
+struct NetTapRecordTypingTests {
+    @Test("a field that cannot be read is left out and the rest of the record kept")
+    func fieldByField() throws {
+        let json = #"""
+            {"id": "not-a-uuid", "state": "teleported", "answeredBy": "mock", "annotations": {"stub": "cart"},
+             "startSecondsSince2001": "soon", "requestSent": 1.5, "redirectOf": 7, "hop": 1}
+            """#
+        let record = try JSONDecoder().decode(HARNetTapRecord.self, from: Data(json.utf8))
+        #expect(record.id == nil)
+        #expect(record.state == nil)
+        #expect(record.redirectOf == nil)
+        #expect(record.startSecondsSince2001 == nil)
+        #expect(record.answeredBy == "mock")
+        #expect(record.annotations == ["stub": "cart"])
+        #expect(record.requestSent == 1.5)
+        #expect(record.hop == 1)
+    }
+
+    @Test("id, state and redirectOf are written as before: a UUID string and the state's name")
+    func writtenAsBefore() throws {
+        var record = HARNetTapRecord()
+        let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        record.id = id
+        record.state = .cancelled
+        record.redirectOf = id
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any]
+        )
+        #expect(object["id"] as? String == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(object["state"] as? String == "cancelled")
+        #expect(object["redirectOf"] as? String == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(try JSONDecoder().decode(HARNetTapRecord.self, from: JSONEncoder().encode(record)) == record)
+    }
+}
