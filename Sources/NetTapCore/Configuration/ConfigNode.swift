@@ -57,8 +57,8 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Parameters:
     ///   - data: UTF-8 JSON text (RFC 8259); any top-level value is accepted.
     ///   - source: The name used in errors, usually the file name, or `nil`.
-    /// - Throws: ``ConfigurationError`` with the 1-based ``ConfigurationError/line`` and
-    ///   ``ConfigurationError/column`` of a syntax error (`nettap.json:3:7: invalid JSON: …`), including a
+    /// - Throws: ``ConfigurationError`` with the 1-based ``InputError/line`` and
+    ///   ``InputError/column`` of a syntax error (`nettap.json:3:7: invalid JSON: …`), including a
     ///   trailing comma, which Foundation's parsers accept on some platforms but RFC 8259 does not.
     public init(parsing data: Data, source: String?) throws {
         let json = JSONSyntaxDiagnosis.strippingByteOrderMark(data)
@@ -103,7 +103,7 @@ public struct ConfigNode: Sendable, Equatable {
     ///
     /// - Parameter url: A file URL; its last path component names the file in errors.
     /// - Returns: The document's root node, at path `$`.
-    /// - Throws: ``ConfigurationError`` about the file itself (an empty ``ConfigurationError/path``) when it
+    /// - Throws: ``ConfigurationError`` about the file itself (an empty ``InputError/path``) when it
     ///   cannot be read: `nettap.json: no such file`, `nettap.json: is a directory, not a file`,
     ///   `nettap.json: cannot be read: permission denied`; or one with line and column when it is not strict
     ///   RFC 8259 JSON (see ``init(parsing:source:)``).
