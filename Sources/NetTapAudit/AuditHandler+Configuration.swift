@@ -26,7 +26,7 @@ extension AuditHandler {
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a wrong type, a size without a known unit or below 0, an invalid host entry or an unknown
     ///   rule identifier.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let imageSizeLimit = try Self.byteCount(node, "imageSizeLimit") ?? Self.defaultImageSizeLimit
         let bodyScanLimit = try Self.byteCount(node, "bodyScanLimit") ?? Self.defaultBodyScanLimit
@@ -68,7 +68,7 @@ extension AuditHandler {
     /// - Parameter url: The file.
     /// - Returns: The handler.
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
-    ///   ``init(configuration:)``).
+    ///   `init(configuration:)`).
     public static func load(contentsOf url: URL) throws -> AuditHandler {
         try loadSection(contentsOf: url)
     }

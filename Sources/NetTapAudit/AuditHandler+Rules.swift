@@ -45,20 +45,29 @@ extension AuditHandler {
             || folded.contains("passphrase") || folded.hasSuffix("secret")
     }
 
-    /// Whether a cookie is a credential for the plaintext rule: one the redactor does not except, and either marked
-    /// `HttpOnly` (as servers mark session cookies) or named like a session or login cookie (`PHPSESSID`,
-    /// `connect.sid`, `auth_token`, `remember_me`, `csrftoken`); a preference such as `theme` or `lang` is not.
+    /// Whether a cookie is a credential for the cookie rules: one the redactor does not except, and either named
+    /// like a session or login cookie (`PHPSESSID`, `connect.sid`, `auth_token`, `remember_me`, `csrftoken`) or
+    /// marked `HttpOnly` with a value shaped like a random token (16 characters or more, letters and digits mixed),
+    /// as servers set session cookies under names of their own; a preference such as `theme=dark` or `lang=en` is
+    /// not, `HttpOnly` or not.
     ///
     /// - Parameters:
     ///   - name: The cookie's name.
+    ///   - isTokenShaped: Whether its value looks like a random token (``isTokenShaped(_:)``).
     ///   - isHTTPOnly: Whether its `Set-Cookie` has `HttpOnly` (`false` for a sent `Cookie`).
     ///   - header: `Cookie` or `Set-Cookie`.
     /// - Returns: `true` when the cookie carries a credential by these signs.
-    func isCredentialCookie(_ name: String, isHTTPOnly: Bool, in header: String) -> Bool {
+    func isCredentialCookie(_ name: String, isTokenShaped: Bool = false, isHTTPOnly: Bool, in header: String) -> Bool {
         guard secrets.isSecretCookie(name, in: header) else { return false }
-        if isHTTPOnly { return true }
         let folded = name.lowercased().filter { $0.isLetter }
-        return Self.credentialCookieWords.contains { folded.contains($0) }
+        if Self.credentialCookieWords.contains(where: { folded.contains($0) }) { return true }
+        return isHTTPOnly && isTokenShaped
+    }
+
+    /// Whether a cookie value looks like a random token: 16 characters or more with both letters and digits.
+    static func isTokenShaped(_ value: Substring) -> Bool {
+        let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        return trimmed.count >= 16 && trimmed.contains(where: \.isLetter) && trimmed.contains(where: \.isNumber)
     }
 
     /// Parts of cookie names that mark a session, login or anti-forgery cookie (compared without case, digits or
@@ -243,7 +252,15 @@ extension AuditHandler {
         let isPlaintext = url.scheme?.lowercased() == "http"
         for cookie in SetCookie.parse(headers.values(for: "Set-Cookie")) where !cookie.isDeletion {
             let location = "cookie \(cookie.name)"
-            if isPlaintext, isCredentialCookie(cookie.name, isHTTPOnly: cookie.isHTTPOnly, in: "Set-Cookie") {
+            let isCredential = isCredentialCookie(
+                cookie.name,
+                isTokenShaped: cookie.hasTokenShapedValue,
+                isHTTPOnly: cookie.isHTTPOnly,
+                in: "Set-Cookie"
+            )
+            // A preference cookie (`theme=dark`) is neither a credential over http nor worth an attribute finding.
+            guard isCredential else { continue }
+            if isPlaintext {
                 list.add(
                     .plaintextCredentials,
                     list.plaintextSeverity,

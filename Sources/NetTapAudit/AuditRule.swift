@@ -9,7 +9,7 @@ import NetTapCore
 /// | `plaintext.basic-auth` | high (low to a loopback host) | `Authorization: Basic` over `http` |
 /// | `query.password` | medium | a password-like item in a URL query |
 /// | `token.pattern` | high in a query, medium in a request body | a JWT, AWS, Google or Slack key, a private key |
-/// | `cookie.insecure` | medium | a `Set-Cookie` without `Secure` (over `https`) or without `HttpOnly` |
+/// | `cookie.insecure` | medium | a credential cookie set without `Secure` (over `https`) or without `HttpOnly` |
 /// | `pii.email`, `pii.card` | medium (info without a first-party list) | an e-mail address or card number sent to a third party |
 /// | `image.oversized` | medium | an `image/*` response body larger than the limit |
 /// | `tls.version` | high | an HTTPS exchange negotiated below TLS 1.2 |
@@ -34,7 +34,7 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// `token.pattern`: a bearer token or key recognised by its shape in a query, a request body or a text
     /// response body.
     case tokenPattern = "token.pattern"
-    /// `cookie.insecure`: a `Set-Cookie` without `Secure` over `https`, or without `HttpOnly` over any scheme
+    /// `cookie.insecure`: a credential cookie set without `Secure` over `https`, or without `HttpOnly` over any scheme
     /// (RFC 6265 §4.1.2.5 and §4.1.2.6).
     case cookieInsecure = "cookie.insecure"
     /// `pii.email`: an e-mail address in a query or a request body to a third-party host.

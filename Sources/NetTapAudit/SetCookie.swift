@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// One cookie a `Set-Cookie` header line sets, with the attributes the audit looks at (RFC 6265 §5.2).
 ///
@@ -11,37 +12,13 @@ struct SetCookie: Sendable, Hashable {
     var isHTTPOnly: Bool
     /// Whether the line deletes the cookie (an empty value, `Max-Age` ≤ 0) rather than setting one.
     var isDeletion: Bool
+    /// Whether the value looks like a random token (`AuditHandler.isTokenShaped(_:)`), the only trace of it kept.
+    var hasTokenShapedValue = false
 
-    /// The cookies of every `Set-Cookie` field in `values`.
-    ///
-    /// A platform may join repeated `Set-Cookie` fields into one value with `, ` (FoundationNetworking does);
-    /// such a value is split again at each comma followed by `name=`, which an `Expires` date
-    /// (`Wed, 21 Oct 2015 07:28:00 GMT`) never is.
+    /// The cookies of every `Set-Cookie` field in `values`: several per value, one per line (Firefox's HAR
+    /// export) or joined with `, ` (FoundationNetworking), each read on its own.
     static func parse(_ values: [String]) -> [SetCookie] {
-        values.flatMap(splitJoined).compactMap(parseLine)
-    }
-
-    private static func splitJoined(_ value: String) -> [Substring] {
-        var lines: [Substring] = []
-        var start = value.startIndex
-        var index = value.startIndex
-        while index < value.endIndex {
-            if value[index] == ",", startsCookiePair(value[value.index(after: index)...]) {
-                lines.append(value[start..<index])
-                start = value.index(after: index)
-            }
-            index = value.index(after: index)
-        }
-        lines.append(value[start...])
-        return lines
-    }
-
-    /// Whether `text` starts (after spaces) with a cookie name and `=`.
-    private static func startsCookiePair(_ text: Substring) -> Bool {
-        let trimmed = text.drop { $0 == " " || $0 == "\t" }
-        guard let equals = trimmed.firstIndex(of: "=") else { return false }
-        let name = trimmed[..<equals]
-        return !name.isEmpty && !name.contains { $0 == ";" || $0 == "," || $0 == " " }
+        values.flatMap(SetCookieReader.splitCookies).compactMap(parseLine)
     }
 
     private static func parseLine(_ line: Substring) -> SetCookie? {
@@ -54,7 +31,8 @@ struct SetCookie: Sendable, Hashable {
             name: name,
             isSecure: false,
             isHTTPOnly: false,
-            isDeletion: value.isEmpty || value == "\"\""
+            isDeletion: value.isEmpty || value == "\"\"",
+            hasTokenShapedValue: AuditHandler.isTokenShaped(value[...])
         )
         for attribute in parts.dropFirst() {
             let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -27,6 +27,7 @@ enum CaptureFile {
     ///   - path: The path as typed.
     ///   - command: The command name for error lines.
     ///   - strict: Whether a HAR file with values read leniently is refused (`--strict`).
+    ///   - listsWarnings: Whether every value read leniently is listed (`--warnings`).
     ///   - environment: Working directory and standard error (for the progress bar).
     /// - Returns: The transactions, sorted by start (ties in file order).
     /// - Throws: ``CLIError`` (exit 1) naming the file: missing, not a HAR (with the JSON path or line), or not a
@@ -35,6 +36,7 @@ enum CaptureFile {
         _ path: String,
         command: String,
         strict: Bool = false,
+        listsWarnings: Bool = false,
         in environment: CommandEnvironment
     ) async throws(CLIError) -> [CapturedTransaction] {
         let url = environment.fileURL(path)
@@ -64,7 +66,14 @@ enum CaptureFile {
                 throw CLIError.failure(command: command, input: path, message: QueryCommand.message(error))
             }
         } else {
-            let document = try HARInput.load(url, path: path, command: command, strict: strict, in: environment)
+            let document = try HARInput.load(
+                url,
+                path: path,
+                command: command,
+                strict: strict,
+                listsWarnings: listsWarnings,
+                in: environment
+            )
             progress.update(0.5)
             transactions = document.transactions()
         }

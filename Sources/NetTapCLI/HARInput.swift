@@ -7,8 +7,16 @@ enum HARInput {
     /// The `--strict` option of the commands that read HAR files.
     static let strictOption = OptionSpec(
         names: ["--strict"],
-        help: "Refuses a HAR file with values NetTap would read leniently (an object where HAR 1.2 has an array, "
-            + "a header value written as an array, an entry without response) instead of counting them."
+        help: "Refuses a HAR file with values NetTap would read leniently (null or a string where HAR 1.2 has a "
+            + "number or date, a number where it has text, an object where it has an array, a missing time or "
+            + "response) instead of counting them."
+    )
+
+    /// The `--warnings` option of the commands that read HAR files.
+    static let warningsOption = OptionSpec(
+        names: ["--warnings"],
+        help: "Lists every value read leniently on standard error, one per line with its JSON path, instead of "
+            + "counting them."
     )
 
     /// The document in `url`.
@@ -18,6 +26,7 @@ enum HARInput {
     ///   - path: The path as typed, for messages.
     ///   - command: The command name, for messages.
     ///   - strict: Whether values read leniently make the file an error.
+    ///   - listsWarnings: Whether every value read leniently is listed (`--warnings`) rather than counted.
     ///   - environment: Standard error, for the count of lenient values.
     /// - Returns: The document.
     /// - Throws: ``CLIError`` (exit 1) naming the file and the place: not JSON (line and column), not HAR (JSON
@@ -27,6 +36,7 @@ enum HARInput {
         path: String,
         command: String,
         strict: Bool,
+        listsWarnings: Bool = false,
         in environment: CommandEnvironment
     ) throws(CLIError) -> HARDocument {
         var warnings: [HARWarning] = []
@@ -53,9 +63,16 @@ enum HARInput {
             )
         }
         let count = warnings.count == 1 ? "1 value" : "\(warnings.count) values"
+        if listsWarnings {
+            environment.standardError.write(
+                "nettap: \(command): \(path): \(count) read leniently, not as HAR 1.2 writes them:\n"
+                    + warnings.map { "  \($0)\n" }.joined()
+            )
+            return document
+        }
         environment.standardError.write(
             "nettap: \(command): \(path): \(count) read leniently, not as HAR 1.2 writes them; first: \(first)"
-                + " (--strict refuses such files)\n"
+                + " (--warnings lists them all; --strict refuses such files)\n"
         )
         return document
     }

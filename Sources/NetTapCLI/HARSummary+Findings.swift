@@ -32,7 +32,7 @@ extension HARSummary {
             // Reading an entry as a transaction costs (its date, headers and body): only when there is a use.
             if recorded.isEmpty && audit == nil { continue }
             let transaction = entry.transaction()
-            let url = Self.shownURL(transaction.request.url)
+            let url = Self.shownURL(of: entry, transaction.request.url)
             let audited = audit.map { audit in audit.findings(for: transaction).filter { !recorded.contains($0) } }
             let all = recorded.map { ($0, false) } + (audited ?? []).map { ($0, true) }
             for (finding, isFromAudit) in all {
@@ -54,8 +54,12 @@ extension HARSummary {
         .map(\.element)
     }
 
-    /// A URL without query, fragment and user info.
-    private static func shownURL(_ url: URL) -> String {
+    /// A URL without query, fragment and user info; text that is no URL as the file wrote it, without its query
+    /// (as the slowest list shows it, not the escaped form it is read as).
+    private static func shownURL(of entry: HAREntry, _ url: URL) -> String {
+        if URL(string: entry.request.url) == nil, url.scheme == nil {
+            return String(entry.request.url.prefix { $0 != "?" && $0 != "#" })
+        }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.host ?? "" }
         components.query = nil
         components.fragment = nil

@@ -28,6 +28,7 @@ package struct InspectCommand: Command {
             ),
             OptionSpec(names: ["--no-redact"], help: "Shows secrets as recorded instead of redacting them."),
             HARInput.strictOption,
+            HARInput.warningsOption,
         ],
         discussion: """
             Open the printed devtools:// URL in Chrome, Edge or Brave, or add the printed address under
@@ -48,6 +49,8 @@ package struct InspectCommand: Command {
     package var redacts: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
     package var strict: Bool
+    /// Whether every value read leniently is listed (`--warnings`).
+    package var listsWarnings: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -58,6 +61,7 @@ package struct InspectCommand: Command {
         address = arguments.value("--address") ?? "127.0.0.1"
         redacts = !arguments.has("--no-redact")
         strict = arguments.has("--strict")
+        listsWarnings = arguments.has("--warnings")
         let portText = arguments.value("--port") ?? "0"
         guard let port = Int(portText), (0...65_535).contains(port) else {
             throw CLIError.usage(
@@ -75,7 +79,13 @@ package struct InspectCommand: Command {
     /// - Returns: ``ExitCode/success`` once cancelled.
     /// - Throws: ``CLIError`` for a missing or invalid file, or a port in use.
     package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
-        let read = try await CaptureFile.transactions(path, command: "inspect", strict: strict, in: environment)
+        let read = try await CaptureFile.transactions(
+            path,
+            command: "inspect",
+            strict: strict,
+            listsWarnings: listsWarnings,
+            in: environment
+        )
         let transactions = redacts ? Redactor.default.redact(transactions: read).map(\.value) : read
         let inspector: DevToolsInspector
         do {

@@ -39,6 +39,7 @@ package struct MockSaveCommand: Command {
             ),
             OptionSpec(names: ["--name"], valueName: "STUB_NAME", help: "The stub's name; 'METHOD /path' by default."),
             HARInput.strictOption,
+            HARInput.warningsOption,
             OptionSpec(
                 names: ["--no-redact"],
                 help: "Keeps secrets (Authorization, cookies, tokens) in the stub instead of redacting them."
@@ -85,6 +86,8 @@ package struct MockSaveCommand: Command {
     package var redacts: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
     package var strict: Bool
+    /// Whether every value read leniently is listed (`--warnings`).
+    package var listsWarnings: Bool
 
     /// Creates the command from parsed arguments.
     ///
@@ -133,6 +136,7 @@ package struct MockSaveCommand: Command {
         stubName = arguments.value("--name")
         redacts = !arguments.has("--no-redact")
         strict = arguments.has("--strict")
+        listsWarnings = arguments.has("--warnings")
         if mocksPath.isEmpty {
             throw CLIError.usage(command: Self.spec.name, input: "--to \"\"", message: "must name a file")
         }
@@ -152,7 +156,14 @@ package struct MockSaveCommand: Command {
         if let reason = Formatting.unreadableFileReason(harURL) {
             throw CLIError.failure(command: command, input: harPath, message: reason)
         }
-        let document = try HARInput.load(harURL, path: harPath, command: command, strict: strict, in: environment)
+        let document = try HARInput.load(
+            harURL,
+            path: harPath,
+            command: command,
+            strict: strict,
+            listsWarnings: listsWarnings,
+            in: environment
+        )
         let index = try chooseEntry(in: document.log)
         let entry = document.log.entries[index]
         let place = "$.log.entries[\(document.log.filePosition(ofEntry: index))]"
@@ -217,13 +228,14 @@ package struct MockSaveCommand: Command {
                 : " (\(stubCount) stubs there now)"
     }
 
-    /// The stub's answer, in words: status, type and body size, or the recorded error.
+    /// The stub's answer, in words: status, type and the saved body's size, or the recorded error.
     private static func answerText(of stub: Stub, recordedIn entry: HAREntry) -> String {
         if case .single(let response) = stub.responses, let code = response.failure {
             return "error \(URLErrorNames.name(of: code) ?? "code") (URLError \(code.rawValue)), as recorded"
         }
-        let carriesBody = RecordedStub.carriesBody(method: entry.request.method, statusCode: entry.response.status)
-        let bodySize = carriesBody ? entry.response.content.decodedData()?.count ?? 0 : 0
+        // The body as saved (redaction may have rewritten it), as `mock list` shows it.
+        var bodySize = 0
+        if case .single(let response) = stub.responses, case .data(let data) = response.body { bodySize = data.count }
         let mimeType = entry.response.content.mimeType.isEmpty ? "" : ", \(entry.response.content.mimeType)"
         return "\(entry.response.status)\(mimeType), \(bodySize) bytes"
     }

@@ -28,6 +28,7 @@ package struct ReportCommand: Command {
         options: [
             OptionSpec(names: ["--json"], help: "Prints the summary as JSON instead of text."),
             HARInput.strictOption,
+            HARInput.warningsOption,
             OptionSpec(
                 names: ["--audit"],
                 help: "Also runs NetTap's audit rules (secrets over http, tokens in URLs, insecure cookies, "
@@ -88,6 +89,8 @@ package struct ReportCommand: Command {
     package var redacts: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
     package var strict: Bool
+    /// Whether every value read leniently is listed (`--warnings`).
+    package var listsWarnings: Bool
     /// Where to write the HTML report (`--html`), as typed; `nil` for none.
     package var htmlPath: String?
 
@@ -114,6 +117,7 @@ package struct ReportCommand: Command {
         }
         redacts = !arguments.has("--no-redact")
         strict = arguments.has("--strict")
+        listsWarnings = arguments.has("--warnings")
     }
 
     /// Reads the file and prints the summary.
@@ -139,14 +143,27 @@ package struct ReportCommand: Command {
         let progress = ProgressBar("reading \(fileURL.lastPathComponent)", output: environment.standardError)
         defer { progress.finish() }
         if CaptureFile.isSQLite(fileURL) {
-            let stored = try await CaptureFile.transactions(path, command: "report", strict: strict, in: environment)
+            let stored = try await CaptureFile.transactions(
+                path,
+                command: "report",
+                strict: strict,
+                listsWarnings: listsWarnings,
+                in: environment
+            )
             // Not redacted here: the summary redacts what it prints, and the audit must see what was captured.
             document = HARDocument(transactions: stored, redactor: .disabled)
             transactions = stored
         } else {
             // Decoding reports no progress: the bar ticks with the time elapsed.
             progress.update(0, step: "decoding")
-            document = try HARInput.load(fileURL, path: path, command: "report", strict: strict, in: environment)
+            document = try HARInput.load(
+                fileURL,
+                path: path,
+                command: "report",
+                strict: strict,
+                listsWarnings: listsWarnings,
+                in: environment
+            )
         }
         progress.update(0.6, step: audits ? "summarizing and auditing" : "summarizing")
         var summary = HARSummary(

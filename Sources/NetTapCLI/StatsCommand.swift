@@ -29,6 +29,7 @@ package struct StatsCommand: Command {
                     + "and with --by time or --bucket the series."
             ),
             HARInput.strictOption,
+            HARInput.warningsOption,
             OptionSpec(
                 names: ["--by"],
                 valueName: "host|time|minute",
@@ -81,6 +82,8 @@ package struct StatsCommand: Command {
     package var printsJSON: Bool
     /// Whether a HAR file with values read leniently is refused (`--strict`).
     package var strict: Bool
+    /// Whether every value read leniently is listed (`--warnings`).
+    package var listsWarnings: Bool
     /// The grouping.
     package var grouping: Grouping
     /// The longest `--bucket`, in seconds (about 31 years); longer ones could not be counted in milliseconds.
@@ -97,6 +100,7 @@ package struct StatsCommand: Command {
     package init(arguments: ParsedArguments) throws(CLIError) {
         path = arguments.positionals.first ?? ""
         strict = arguments.has("--strict")
+        listsWarnings = arguments.has("--warnings")
         printsJSON = arguments.has("--json")
         let by = arguments.value("--by")
         var bucket: Double?
@@ -144,7 +148,13 @@ package struct StatsCommand: Command {
     /// - Returns: ``ExitCode/success``.
     /// - Throws: ``CLIError`` (exit 1) naming the file when it cannot be read.
     package func run(in environment: CommandEnvironment) async throws(CLIError) -> ExitCode {
-        let transactions = try await CaptureFile.transactions(path, command: "stats", strict: strict, in: environment)
+        let transactions = try await CaptureFile.transactions(
+            path,
+            command: "stats",
+            strict: strict,
+            listsWarnings: listsWarnings,
+            in: environment
+        )
         let statistics = Self.statistics(of: transactions, bucketSeconds: bucketSeconds)
         if printsJSON {
             do {
@@ -228,7 +238,10 @@ package struct StatsCommand: Command {
             + ReportFormat.counted(statistics.hosts.count, "host")
         if let range = statistics.range {
             output += ", over \(ReportFormat.duration(seconds: range.duration))"
-            output += " (\(timestamp(range.start)) to \(timestamp(range.end)))"
+            // No transaction with a start date (a HAR whose every startedDateTime is missing) starts at 1970.
+            output +=
+                range.start.timeIntervalSince1970 == 0
+                ? " (start times unknown)" : " (\(timestamp(range.start)) to \(timestamp(range.end)))"
         }
         output += "\n\n"
         switch grouping {
@@ -324,8 +337,10 @@ package struct StatsCommand: Command {
         value == value.rounded() && value < 1e15 ? String(Int64(value)) : String(format: "%.2f", value)
     }
 
-    /// An instant as ISO 8601 UTC with milliseconds.
+    /// An instant as ISO 8601 UTC with milliseconds, rounded to the nearest (the style truncates: 10 ms after a
+    /// start read 9 ms).
     private static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let rounded = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+        return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

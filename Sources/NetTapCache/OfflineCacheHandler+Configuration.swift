@@ -41,7 +41,7 @@ extension OfflineCacheHandler {
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a suggestion), a
     ///   wrong type, a size without a known unit or out of range, an unknown error name, an invalid matcher, or a
     ///   directory that cannot be used.
-    public init(
+    package init(
         configuration node: ConfigNode,
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) throws {
@@ -67,7 +67,7 @@ extension OfflineCacheHandler {
     ///   - baseDirectory: What a relative `directory` is relative to.
     /// - Throws: `ConfigurationError` as ``init(configuration:baseDirectory:)`` does, and at `directory` when it
     ///   names an existing file that is not a directory.
-    public static func validate(
+    package static func validate(
         configuration node: ConfigNode,
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) throws {
@@ -131,7 +131,7 @@ extension OfflineCacheHandler {
     /// - Parameter url: The file; a relative `directory` resolves against its folder.
     /// - Returns: The handler.
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
-    ///   ``init(configuration:baseDirectory:)``).
+    ///   `init(configuration:baseDirectory:)`).
     public static func load(contentsOf url: URL) throws -> OfflineCacheHandler {
         try loadSection(contentsOf: url)
     }

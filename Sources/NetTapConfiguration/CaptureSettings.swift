@@ -42,7 +42,7 @@ public struct CaptureSettings: Sendable, Hashable {
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a capacity below 1, a size that is negative or has an unknown unit, or an `enabled` that is not
     ///   a boolean.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var capacity: Int?
         if let capacityNode = try node.child("capacity"), capacityNode.value != .null {

@@ -56,7 +56,7 @@ public struct InstallSettings: Sendable, Hashable {
     /// - Parameter node: The install object, for example `$.install`.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a value that is not a boolean, or a `transport` other than `libcurl` and `urlsession`.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var transport: TransportChoice?
         if let member = try node.child("transport") {

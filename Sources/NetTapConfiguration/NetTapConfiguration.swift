@@ -130,7 +130,7 @@ public struct NetTapConfiguration: Sendable {
     ///   - baseDirectory: The folder relative paths resolve against, normally the file's folder; `nil` for the
     ///     current directory.
     /// - Throws: `ConfigurationError` for the first problem, as ``load(contentsOf:)`` does.
-    public init(configuration root: ConfigNode, baseDirectory: URL?) throws {
+    package init(configuration root: ConfigNode, baseDirectory: URL?) throws {
         self = try Self.read(root, baseDirectory: baseDirectory)
     }
 }

@@ -21,7 +21,7 @@ extension LocalFilesHandler {
     ///     folder; `nil` for the current directory.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a wrong type, an invalid prefix or a missing directory.
-    public init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
+    package init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let mounts = try node.each("mounts") { try FileMount(configuration: $0, baseDirectory: baseDirectory) }
         self.init(mounts: mounts)
@@ -52,7 +52,7 @@ extension FileMount {
     ///   - baseDirectory: The folder relative directories resolve against; `nil` for the current directory.
     /// - Throws: `ConfigurationError` at the offending member: an unknown key, a wrong type, a prefix that is
     ///   not a usable `http`/`https` URL, or a directory that does not exist.
-    public init(configuration node: ConfigNode, baseDirectory: URL?) throws {
+    package init(configuration node: ConfigNode, baseDirectory: URL?) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let prefixNode = try node.requiredChild("prefix")
         let directoryNode = try node.requiredChild("directory")

@@ -67,13 +67,12 @@ extension HARDocument {
             }
         }
         // An entry without a usable start (warned about when read) starts with the file's earliest, not in 1970.
-        let earliest = entries.lazy.compactMap { HARDate.date(from: $0.startedDateTime) }.min()
+        let starts = entries.map { HARDate.date(from: $0.startedDateTime) }
+        let earliest = starts.lazy.compactMap { $0 }.min()
         return entries.enumerated().compactMap { index, entry in
             guard foldedHop(entry) == nil else { return nil }
-            var transaction = entry.transaction()
-            if let earliest, HARDate.date(from: entry.startedDateTime) == nil,
-                entry.netTap?.startSecondsSince2001 == nil
-            {
+            var transaction = entry.transaction(parsedStart: starts[index])
+            if let earliest, starts[index] == nil, entry.netTap?.startSecondsSince2001 == nil {
                 transaction.timings.startDate = earliest
             }
             if let id = entry.netTap?.id, hopCounts[id] != nil, let first = firstRequests[id] {

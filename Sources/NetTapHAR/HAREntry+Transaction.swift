@@ -69,12 +69,17 @@ extension HAREntry {
     ///
     /// - Returns: The transaction.
     public func transaction() -> CapturedTransaction {
+        transaction(parsedStart: HARDate.date(from: startedDateTime))
+    }
+
+    /// ``transaction()`` with `startedDateTime` already parsed (a document's entries are parsed once).
+    package func transaction(parsedStart: Date?) -> CapturedTransaction {
         var captured = request.capturedRequest()
         let record = isRedirectHop ? nil : netTap
         if let method = record?.requestMethod { captured.method = method }
         if let url = record?.requestURL { captured.url = HARURL.url(from: url) }
         let hasResponse = response.status > 0
-        let milestones = restoredMilestones(record: record, hasResponse: hasResponse)
+        let milestones = restoredMilestones(record: record, hasResponse: hasResponse, parsedStart: parsedStart)
         let responseURL = record?.responseURL.map(HARURL.url(from:)) ?? captured.url
         let error = record.map(\.error) ?? derivedError()
         let state =
@@ -100,8 +105,8 @@ extension HAREntry {
     }
 
     /// The transaction's milestones: the record's (files NetTap wrote), else derived from `timings`.
-    private func restoredMilestones(record: HARNetTapRecord?, hasResponse: Bool) -> Timings {
-        var milestones = Timings(startDate: restoredStartDate(record: record))
+    private func restoredMilestones(record: HARNetTapRecord?, hasResponse: Bool, parsedStart: Date?) -> Timings {
+        var milestones = Timings(startDate: restoredStartDate(record: record, parsedStart: parsedStart))
         if let record {
             milestones.requestSent = record.requestSent
             milestones.firstByte = record.firstByte
@@ -117,8 +122,7 @@ extension HAREntry {
 
     /// When the transaction started: the record's exact start when it agrees with `startedDateTime` (which, for a
     /// redirected transaction, is its last hop's start), else `startedDateTime`, moved back to the first hop.
-    private func restoredStartDate(record: HARNetTapRecord?) -> Date {
-        let parsedStart = HARDate.date(from: startedDateTime)
+    private func restoredStartDate(record: HARNetTapRecord?, parsedStart: Date?) -> Date {
         guard let exact = record?.startSecondsSince2001 else { return parsedStart ?? Date(timeIntervalSince1970: 0) }
         // The entry of a redirected transaction starts at its last hop.
         let offset = (record?.redirects?.last?.elapsedMilliseconds ?? 0) / 1000

@@ -81,11 +81,6 @@ public struct HAREntry: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: HARCodingKey.self)
         pageref = try container.lenientString("pageref")
-        let started = try container.requiredString(
-            "startedDateTime",
-            resolution: "read as the earliest start in the file"
-        )
-        startedDateTime = started ?? ""
         request = try container.required("request") { try container.optional(HARRequest.self, $0) }
         if container.isAbsent("response") {
             // A trimmed export, or a request still pending when the file was written.
@@ -94,6 +89,19 @@ public struct HAREntry: Codable, Sendable, Hashable {
         } else {
             response = try container.required("response") { try container.optional(HARResponse.self, $0) }
         }
+        // Read once the entry is known to be readable: an entry left out gets one warning, not one per field.
+        if !container.contains("startedDateTime") {
+            HARWarningLog.warn(
+                at: container.codingPath,
+                "missing \"startedDateTime\"",
+                "read as the earliest start in the file"
+            )
+        }
+        let started = try container.requiredString(
+            "startedDateTime",
+            resolution: "read as the earliest start in the file"
+        )
+        startedDateTime = started ?? ""
         _ = container.isRequiredNull("cache", resolution: "read as empty")
         cache = container.lenientOptional(HARCache.self, "cache") ?? HARCache()
         if !container.contains("timings") {
@@ -107,6 +115,9 @@ public struct HAREntry: Codable, Sendable, Hashable {
                 "not an ISO 8601 date and time",
                 "read as the earliest start in the file"
             )
+        }
+        if !container.contains("time") {
+            HARWarningLog.warn(at: container.codingPath, "missing \"time\"", "read as the sum of the timings")
         }
         time = try container.requiredDouble("time", resolution: "read as the sum of the timings") ?? timings.total
         serverIPAddress = try container.lenientString("serverIPAddress")

@@ -37,7 +37,7 @@ enum HARURL {
     /// Whether the URL has no host (a relative URL) or a host written without percent-escapes: a host that needed
     /// escaping (`exa%20mple.com`) names no server.
     private static func hasPlainHost(_ url: URL) -> Bool {
-        guard let host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedHost else {
+        guard let host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost else {
             return true
         }
         return !host.contains("%")

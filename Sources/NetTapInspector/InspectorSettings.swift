@@ -37,7 +37,7 @@ public struct InspectorSettings: Sendable, Hashable {
     /// - Parameter node: The inspector object, `$.inspector`.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), an address that is not IPv4, or a port outside 0 to 65535.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         self.init()
         if let enabled = try node.child("enabled"), enabled.value != .null { isEnabled = try enabled.boolValue() }

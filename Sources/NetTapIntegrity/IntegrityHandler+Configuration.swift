@@ -48,7 +48,7 @@ extension IntegrityHandler {
     ///   suggestion), a wrong type, an invalid matcher, an unknown `expect` or `onMismatch` value, a malformed
     ///   digest, a missing or conflicting `fallback`, or a manifest that cannot be read (naming the manifest
     ///   file and the JSON path in it).
-    public init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
+    package init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let limit = try node.int("bufferByteLimit") ?? Self.defaultBufferByteLimit
         if limit < 1, let limitNode = try node.child("bufferByteLimit") {
@@ -69,7 +69,7 @@ extension IntegrityRule {
     ///   - node: The rule object.
     ///   - baseDirectory: The folder relative paths resolve against; `nil` for the current directory.
     /// - Throws: `ConfigurationError` naming the file and JSON path of the first problem.
-    public init(configuration node: ConfigNode, baseDirectory: URL?) throws {
+    package init(configuration node: ConfigNode, baseDirectory: URL?) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let matcher = try RequestMatcher(configuration: node.requiredChild("match"))
         var extensions = Self.defaultPathExtensions

@@ -27,7 +27,7 @@ public struct IntegrityManifest: Sendable, Hashable {
     /// - Parameter url: The JSON file; its name is used in errors.
     /// - Returns: The manifest.
     /// - Throws: `ConfigurationError` naming the file (and line and column, or JSON path) when it cannot be read,
-    ///   is not JSON, or is not a valid manifest (see ``init(configuration:)``).
+    ///   is not JSON, or is not a valid manifest (see `init(configuration:)`).
     public static func load(contentsOf url: URL) throws -> IntegrityManifest {
         try IntegrityManifest(configuration: ConfigNode.load(contentsOf: url))
     }
@@ -40,7 +40,7 @@ public struct IntegrityManifest: Sendable, Hashable {
     ///   start with `/`, a value is not a string, or a value is not valid SRI metadata (malformed base64, a
     ///   digest of the wrong length for its algorithm, no supported algorithm).
     /// - Complexity: O(size of the document).
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         guard case .object = node.value else {
             throw node.error(
                 "expected an object mapping URL paths to SRI values, found \(node.value.kindDescription)"

@@ -68,7 +68,7 @@ public struct MockConfiguration: Sendable {
     ///   - node: The section (or a stand-alone document's root).
     ///   - baseDirectory: The folder `file` paths are relative to; `nil` for the current directory.
     /// - Throws: `ConfigurationError` at the path of the first problem.
-    public init(node: ConfigNode, baseDirectory: URL?) throws {
+    package init(node: ConfigNode, baseDirectory: URL?) throws {
         try node.rejectUnknownKeys(allowed: Self.sectionKeys)
         let reader = MockConfigurationReader(baseDirectory: baseDirectory)
         stubs = try reader.stubs(in: node)

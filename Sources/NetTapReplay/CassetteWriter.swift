@@ -12,7 +12,7 @@ import NetTapHAR
 /// process lives).
 ///
 /// Thread safety: an actor; ``append(_:)`` may be called from any thread.
-public actor CassetteWriter {
+package actor CassetteWriter {
     /// The file written.
     public nonisolated let fileURL: URL
     private var cassette: Cassette
@@ -27,7 +27,7 @@ public actor CassetteWriter {
     /// - Parameters:
     ///   - fileURL: The cassette file.
     ///   - cassette: What the file starts with; entries are appended to it.
-    public init(fileURL: URL, cassette: Cassette = Cassette()) {
+    package init(fileURL: URL, cassette: Cassette = Cassette()) {
         self.fileURL = fileURL
         self.cassette = cassette
     }
@@ -44,7 +44,7 @@ public actor CassetteWriter {
     /// Waits until every entry appended before the call is written.
     ///
     /// - Throws: The error of the last write when it failed (`EncodingError`, `CocoaError`, `POSIXError`).
-    public func flush() async throws {
+    package func flush() async throws {
         await drain()
         if isWriting {
             await withCheckedContinuation { idleWaiters.append($0) }
@@ -53,10 +53,10 @@ public actor CassetteWriter {
     }
 
     /// The cassette as written or about to be written.
-    public var current: Cassette { cassette }
+    package var current: Cassette { cassette }
 
     /// How many times the file was written (for tests of coalescing).
-    public var writes: Int { writeCount }
+    package var writes: Int { writeCount }
 
     /// Writes until the inbox is empty; returns at once when a write loop is already running.
     private func drain() async {

@@ -33,7 +33,7 @@ extension ReplayHandler {
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a wrong type, an unknown mode or body comparison, a size without a known unit, or (at
     ///   `path`) a cassette file that exists but is not a HAR document.
-    public init(configuration node: ConfigNode, baseDirectory: URL? = nil, redactor: Redactor = .default) throws {
+    package init(configuration node: ConfigNode, baseDirectory: URL? = nil, redactor: Redactor = .default) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let pathNode = try node.requiredChild("path")
         let path = (try pathNode.stringValue() as NSString).expandingTildeInPath
@@ -79,7 +79,7 @@ extension ReplayHandler {
     ///   - redactor: What is redacted before writing and before matching; `Redactor.default` by default.
     /// - Returns: The handler.
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
-    ///   ``init(configuration:baseDirectory:redactor:)``).
+    ///   `init(configuration:baseDirectory:redactor:)`).
     public static func load(contentsOf url: URL, redactor: Redactor = .default) throws -> ReplayHandler {
         try loadSection(contentsOf: url, redactor: redactor)
     }
@@ -99,7 +99,7 @@ extension CassetteMatching {
     /// - Parameter node: The matching object, for example `$.cassette.matching`.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a wrong type or an unknown body comparison.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var body = BodyComparison.ignore
         if let bodyNode = try node.child("body"), bodyNode.value != .null {

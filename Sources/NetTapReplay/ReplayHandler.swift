@@ -17,7 +17,7 @@ import FoundationNetworking
 /// reaching the network.
 ///
 /// **Record.** The response is passed to the caller unchanged while a copy of up to ``bodyByteLimit`` bytes is
-/// kept; when the body ends, the transaction is redacted, turned into HAR entries and handed to the ``writer``.
+/// kept; when the body ends, the transaction is redacted, turned into HAR entries and handed to the `writer`.
 /// Failed or cancelled requests are not recorded. Call ``flush()`` to write what was recorded.
 ///
 /// ```swift
@@ -53,7 +53,7 @@ public struct ReplayHandler: TransactionHandler {
     /// Whether the cassette file existed when the handler was created.
     public let fileExisted: Bool
     /// The writer of recorded entries.
-    public let writer: CassetteWriter
+    package let writer: CassetteWriter
     let index: CassetteIndex
     /// The values this handler's recordings redacted, swept from later recordings wherever they reappear.
     let secrets = CaptureSecrets()

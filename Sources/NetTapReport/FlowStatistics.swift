@@ -230,11 +230,12 @@ public struct FlowStatistics: Sendable, Hashable, Codable {
     public static let noHost = "(no host)"
 
     private static func host(of components: URLComponents) -> String {
-        // Host names are case-insensitive (RFC 3986 §3.2.2): `API.example.com` and `api.example.com` are one host.
-        // A host that needed escaping (`exa%20mple.com`) names no server: the URL is not one (as HAR import reads it).
-        guard let encoded = components.percentEncodedHost, !encoded.isEmpty, !encoded.contains("%"),
-            let host = components.host?.lowercased()
-        else { return noHost }
+        // Host names are case-insensitive (RFC 3986 §3.2.2) and a trailing dot names the same host: `API.example.com.`
+        // and `api.example.com` are one. A host that needed escaping (`exa%20mple.com`) names no server: the URL is
+        // not one (as HAR import reads it). Internationalised names stay as written (`xn--bcher-kva.example`).
+        guard let encoded = components.encodedHost, !encoded.isEmpty, !encoded.contains("%") else { return noHost }
+        var host = encoded.lowercased()
+        if host.count > 1, host.hasSuffix(".") { host.removeLast() }
         if let port = components.port { return "\(host):\(port)" }
         return host
     }

@@ -9,7 +9,7 @@ import NetTapCore
 /// 'unsafe-inline'; script-src 'unsafe-inline'`) forbids any network load. The transactions travel as JSON in a
 /// `<script type="application/json">` block whose `<`, `>` and `&` are written as `\u003c`, `\u003e` and
 /// `\u0026`, so no captured text can close the block; the script puts capture text on the page only through
-/// `textContent`, and the parts drawn here escape it (``HTMLText``).
+/// `textContent`, and the parts drawn here escape it (`HTMLText`).
 ///
 /// ```
 /// ┌ summary ─────────────┐ ┌ bytes/s chart ┐ ┌ waterfall ┐ ┌ hosts ┐ ┌ statuses ┐ ┌ findings ┐
@@ -291,13 +291,15 @@ public struct HTMLReport: Sendable {
             progress(Double(done) / Double(chunkCount))
         }
         let firstPasses = passes.values()
-        let secrets = firstPasses.reduce(into: Set<String>()) { all, chunk in
-            for pass in chunk { all.formUnion(pass.secrets) }
-        }
+        let documentSecrets = Redactor.DocumentSecrets(
+            firstPasses.reduce(into: Set<String>()) { all, chunk in
+                for pass in chunk { all.formUnion(pass.secrets) }
+            }
+        )
         let results = ChunkResults<[CapturedTransaction]>(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let completed = zip(transactions[range(of: chunk)], firstPasses[chunk]).map { transaction, pass in
-                redactor.completing(pass, of: transaction, sweeping: secrets).value
+                redactor.completing(pass, of: transaction, sweeping: documentSecrets).value
             }
             _ = results.set(chunk, completed)
         }

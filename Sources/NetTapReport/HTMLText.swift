@@ -6,12 +6,12 @@ import Foundation
 /// HTMLText.escape("<b title=\"x\">&</b>")   // "&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;"
 /// HTMLText.scriptSafe(#"{"a":"</script>"}"#) // #"{"a":"\u003c/script\u003e"}"#
 /// ```
-public enum HTMLText {
+package enum HTMLText {
     /// Escapes text for HTML element content and quoted attribute values (HTML Living Standard §13.1).
     ///
     /// - Parameter text: Any text.
     /// - Returns: The text with `&`, `<`, `>`, `"` and `'` written as character references.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
@@ -36,7 +36,7 @@ public enum HTMLText {
     ///
     /// - Parameter json: JSON text.
     /// - Returns: The same JSON value, safe to embed.
-    public static func scriptSafe(_ json: String) -> String {
+    package static func scriptSafe(_ json: String) -> String {
         String(decoding: scriptSafe(Data(json.utf8)), as: UTF8.self)
     }
 
@@ -45,7 +45,7 @@ public enum HTMLText {
     /// - Parameter json: UTF-8 JSON.
     /// - Returns: The same JSON value, safe to embed.
     /// - Complexity: O(n) in the number of bytes.
-    public static func scriptSafe(_ json: Data) -> Data {
+    package static func scriptSafe(_ json: Data) -> Data {
         var result = [UInt8]()
         result.reserveCapacity(json.count + json.count / 32)
         let bytes = [UInt8](json)

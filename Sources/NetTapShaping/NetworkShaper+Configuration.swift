@@ -22,7 +22,7 @@ extension NetworkShaper {
     /// - Parameter node: The shaping object, for example `$.shaping` of `nettap.json`.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key, a wrong type, an unknown
     ///   preset or unit, or an invalid matcher.
-    public convenience init(configuration node: ConfigNode) throws {
+    package convenience init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let profile = try node.presentMember("profile").map(NetworkProfile.init(configuration:))
         let rules = try node.each("rules", ShapingRule.init(configuration:))
@@ -37,7 +37,7 @@ extension NetworkShaper {
     /// - Parameter url: The file.
     /// - Returns: The shaper.
     /// - Throws: `ConfigurationError` naming the file and the JSON path of the first problem (see
-    ///   ``init(configuration:)``).
+    ///   `init(configuration:)`).
     public static func load(contentsOf url: URL) throws -> NetworkShaper {
         try loadSection(contentsOf: url)
     }
@@ -49,7 +49,7 @@ extension ShapingRule {
     /// - Parameter node: The rule object.
     /// - Throws: `ConfigurationError` naming the file and JSON path when `match` or `profile` is missing or
     ///   invalid, or another key is present.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: ["match", "profile"])
         let matcher = try RequestMatcher(configuration: node.requiredChild("match"))
         let profile = try NetworkProfile(configuration: node.requiredChild("profile"))
@@ -77,7 +77,7 @@ extension NetworkProfile {
     /// - Parameter node: The string or object.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown preset, key, unit or
     ///   condition, a wrong type, or a value out of range.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         if case .string(let name) = node.value {
             self = try Self.preset(configuration: node, name: name)
             return

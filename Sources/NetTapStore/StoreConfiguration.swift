@@ -56,7 +56,7 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a wrong type, a size without a known unit or below its minimum, or an age that is not a
     ///   positive number of days.
-    public init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
+    package init(configuration node: ConfigNode, baseDirectory: URL? = nil) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var url = Self.defaultURL
         if let pathNode = try node.child("path"), pathNode.value != .null {

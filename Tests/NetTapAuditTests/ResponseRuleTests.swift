@@ -98,11 +98,24 @@ struct ResponseRuleTests {
         var headers = HeaderFields()
         headers.add(
             name: "Set-Cookie",
-            value: "a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Secure; HttpOnly, b=2; Path=/; Secure"
+            value: "sess_a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Secure; HttpOnly, sess_b=2; Path=/; Secure"
         )
-        headers.add(name: "Set-Cookie", value: "c=3; Secure; HttpOnly")
+        headers.add(name: "Set-Cookie", value: "sess_c=3; Secure; HttpOnly")
         let result = try await Self.respond("https://api.example.com/", headers: headers)
-        #expect(result.findings.keys == ["cookie.insecure@cookie b"])
+        #expect(result.findings.keys == ["cookie.insecure@cookie sess_b"])
+    }
+
+    @Test("a Set-Cookie value of several lines (Firefox's HAR export) is read cookie by cookie")
+    func multiLineSetCookie() async throws {
+        for value in ["sess_a=1; Path=/\nsess_b=2; Secure; HttpOnly", "sess_b=2; Secure; HttpOnly\r\nsess_a=1; Path=/"]
+        {
+            let result = try await Self.respond(
+                "https://api.example.com/",
+                headers: HeaderFields([.init(name: "Set-Cookie", value: value)])
+            )
+            #expect(result.findings.keys == ["cookie.insecure@cookie sess_a"], "\(value)")
+            #expect(result.findings.first?.details["missing"] == "Secure, HttpOnly")
+        }
     }
 
     @Test("a cookie being deleted is not reported")
@@ -146,14 +159,15 @@ struct ResponseRuleTests {
             "http://api.example.com/",
             headers: HeaderFields([
                 .init(name: "Set-Cookie", value: "theme=dark; Path=/"),
+                .init(name: "Set-Cookie", value: "theme2=light; Path=/; HttpOnly"),
                 .init(name: "Set-Cookie", value: "lang=en"),
             ])
         )
-        #expect(preferences.findings.filter { $0.rule == "plaintext.credentials" }.isEmpty)
+        #expect(preferences.findings.isEmpty, "neither a credential nor worth an attribute finding")
         let credentials = try await Self.respond(
             "http://api.example.com/",
             headers: HeaderFields([
-                .init(name: "Set-Cookie", value: "x=1; HttpOnly"),
+                .init(name: "Set-Cookie", value: "x=Z9f8a7b6c5d4e3f2a1b0; HttpOnly"),
                 .init(name: "Set-Cookie", value: "PHPSESSID=abc"),
                 .init(name: "Set-Cookie", value: "connect.sid=abc"),
                 .init(name: "Set-Cookie", value: "remember_me=1"),

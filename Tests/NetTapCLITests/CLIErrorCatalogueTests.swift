@@ -31,16 +31,22 @@ private let files: [String: String] = [
     "cut.har": "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"http://a/\"",
     "status.har": #"""
     {"log": {"entries": [
-      {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}, "timings": {}},
-      {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}, "timings": {}},
-      {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}, "timings": {}},
-      {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": {"code": 200}}, "timings": {}}
+      {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {"method": "GET", "url": "http://a/"},
+       "response": {"status": 200}, "timings": {}},
+      {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {"method": "GET", "url": "http://a/"},
+       "response": {"status": 200}, "timings": {}},
+      {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {"method": "GET", "url": "http://a/"},
+       "response": {"status": 200}, "timings": {}},
+      {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {"method": "GET", "url": "http://a/"},
+       "response": {"status": {"code": 200}}, "timings": {}}
     ]}}
     """#,
     "good.har": #"""
     {"log": {"entries": [
-      {"request": {"method": "GET", "url": "http://a/"}, "response": {"status": 200}, "timings": {}},
-      {"request": {"method": "GET", "url": "http://a/b"}, "response": {"status": 404}, "timings": {}}
+      {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {"method": "GET", "url": "http://a/"},
+       "response": {"status": 200}, "timings": {}},
+      {"startedDateTime": "2026-01-01T00:00:01Z", "time": 1, "request": {"method": "GET", "url": "http://a/b"},
+       "response": {"status": 404}, "timings": {}}
     ]}}
     """#,
     "typo.json": #"{"mocks": {"stubs": [{"name": "a", "match": {"pathRgex": "/a"}, "response": {"status": 200}}]}}"#,

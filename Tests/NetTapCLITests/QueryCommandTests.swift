@@ -81,6 +81,28 @@ struct QueryCommandTests {
         #expect(json.standardOutput.contains(#""entriesLeftOut" : 1"#))
     }
 
+    @Test("--warnings lists every value read leniently; a file without start dates says so instead of 1970")
+    func warningsListed() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let entry = { (extra: String) in
+            #"{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}, "timings": "#
+                + #"{"send": 0, "wait": 1, "receive": 0}\#(extra)}"#
+        }
+        let json = #"{"log": {"entries": [\#(entry(#", "time": "2""#)), \#(entry(#", "startedDateTime": null"#))]}}"#
+        try Data(json.utf8).write(to: directory.appendingPathComponent("odd.har"))
+        let listed = await runCLI(["stats", "odd.har", "--warnings"], workingDirectory: directory)
+        #expect(listed.exitCode == .success)
+        let lines = listed.standardError.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("values read leniently, not as HAR 1.2 writes them:") == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  $.log.entries[0].time: expected a number, found a string") })
+        #expect(lines.contains { $0.hasPrefix("  $.log.entries[1].startedDateTime: found null") })
+        #expect(lines.contains { $0.hasPrefix("  $.log.entries[1]: missing \"time\"") })
+        #expect(listed.standardOutput.hasPrefix("odd.har: 2 transactions, 1 host, over 2.0 ms (start times unknown)"))
+        let counted = await runCLI(["stats", "odd.har"], workingDirectory: directory)
+        #expect(counted.standardError.contains("(--warnings lists them all; --strict refuses such files)"))
+    }
+
     @Test("the HTTP column shows the version negotiated on the wire, else the response's, else -")
     func httpColumn() async throws {
         let directory = try makeTemporaryDirectory()

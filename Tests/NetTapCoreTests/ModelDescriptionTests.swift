@@ -39,6 +39,20 @@ struct ModelDescriptionTests {
         #expect(!"\(transaction)".contains("NetTapCore."))
     }
 
+    @Test("an interceptor, its capture log, a context and a redactor print as one short line each")
+    func runtimeTypes() {
+        let interceptor = NetTapInterceptor()
+        #expect("\(interceptor.captureLog)" == "CaptureLog(0 of 1000 kept)")
+        #expect("\(Redactor.disabled)" == "Redactor(off)")
+        let redactor = "\(Redactor.default)"
+        #expect(redactor.hasPrefix("Redactor(on: ") && redactor.hasSuffix("exceptions, tokens)"), "\(redactor)")
+        #expect("\(interceptor)".count < 200, "\(interceptor)")
+        #expect("\(interceptor)".contains("handlers []"))
+        let context = TransactionContext()
+        context.answer(by: "mock")
+        #expect("\(context)".contains("answered by mock, 0 annotations, 0 findings, 0 redirects"))
+    }
+
     @Test("a handler's response prints its status, version and headers")
     func response() {
         let response = HandlerResponse(statusCode: 404, headers: ["Content-Type": "text/plain"])

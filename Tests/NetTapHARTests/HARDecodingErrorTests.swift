@@ -25,8 +25,10 @@ struct HARDecodingErrorTests {
     func wrongType() throws {
         let json = #"""
             {"log":{"entries":[
-              {"request":{"method":"GET","url":"http://a/"},"response":{"status":200},"timings":{}},
-              {"request":{"method":"GET","url":"http://a/"},"response":{"status":{"code":200}},"timings":{}}
+              {"startedDateTime":"2026-01-01T00:00:00Z","time":1,
+               "request":{"method":"GET","url":"http://a/"},"response":{"status":200},"timings":{}},
+              {"startedDateTime":"2026-01-01T00:00:00Z","time":1,
+               "request":{"method":"GET","url":"http://a/"},"response":{"status":{"code":200}},"timings":{}}
             ]}}
             """#
         var warnings: [HARWarning] = []

@@ -82,8 +82,12 @@ struct HARLenientReadingTests {
                 "$.log.entries[0].response.bodySize", "$.log.entries[1]",
             ]
         )
-        // The second entry's only oddities: no timings (required) and a null redirectURL (empty: no warning).
-        #expect(warnings.filter { $0.path == "$.log.entries[1]" }.map(\.problem) == [#"missing "timings""#])
+        // The second entry's only oddities: no timings or time (required) and a null redirectURL (empty: no warning).
+        #expect(
+            warnings.filter { $0.path == "$.log.entries[1]" }.map(\.problem) == [
+                #"missing "timings""#, #"missing "time""#,
+            ]
+        )
     }
 
     @Test("a number that is not one is unknown; an entry without response is no response; one without request goes")
@@ -107,6 +111,7 @@ struct HARLenientReadingTests {
                 #"$.log.entries[1]: missing required field "request"; left out"#,
                 #"$.log.entries[2]: missing "timings"; read as unknown (-1)"#,
                 "$.log.entries[2].startedDateTime: not an ISO 8601 date and time; read as the earliest start in the file",
+                #"$.log.entries[2]: missing "time"; read as the sum of the timings"#,
             ]
         )
         #expect(document.log.leftOutEntryPositions == [1])

@@ -129,3 +129,14 @@ struct HostLabelCaseTests {
         #expect(FlowStatistics.host(of: "/relative?a=1") == FlowStatistics.noHost)
     }
 }
+
+@Suite("Host labels of internationalised, dotted and bracketed hosts")
+struct HostLabelFormTests {
+    @Test("punycode stays as written, a trailing dot names the same host, an IPv6 literal keeps its brackets")
+    func forms() {
+        #expect(FlowStatistics.host(of: "https://xn--bcher-kva.example/a") == "xn--bcher-kva.example")
+        #expect(FlowStatistics.host(of: "http://WWW.xn--mnchen-3ya.de/") == "www.xn--mnchen-3ya.de")
+        #expect(FlowStatistics.host(of: "http://cdn.stats.example./x") == "cdn.stats.example")
+        #expect(FlowStatistics.host(of: "http://[::1]:8080/") == "[::1]:8080")
+    }
+}

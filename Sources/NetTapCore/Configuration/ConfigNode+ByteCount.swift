@@ -11,7 +11,7 @@ extension ConfigNode {
     /// - Returns: Bytes, rounded to the nearest byte.
     /// - Throws: ``ConfigurationError`` at this node's path when the value is neither an integer nor a string,
     ///   has an unknown unit, or is below `minimum`.
-    public func byteCountValue(minimum: Int = 0) throws -> Int {
+    package func byteCountValue(minimum: Int = 0) throws -> Int {
         try recovering(minimum) { try byteCount(atLeast: minimum) }
     }
 
@@ -45,7 +45,7 @@ extension ConfigNode {
     ///   - minimum: The smallest size accepted, in bytes; 0 by default.
     /// - Returns: Bytes, or `nil` when the member is absent or `null`.
     /// - Throws: ``ConfigurationError`` when this value is not an object or the member is not a valid size.
-    public func byteCount(_ key: String, minimum: Int = 0) throws -> Int? {
+    package func byteCount(_ key: String, minimum: Int = 0) throws -> Int? {
         try present(key)?.byteCountValue(minimum: minimum)
     }
 
@@ -54,7 +54,7 @@ extension ConfigNode {
     ///
     /// - Parameter text: The size, for example `64 MiB`, `1.5MB` or `4096`.
     /// - Returns: Bytes, rounded to the nearest byte; `nil` for an unknown unit, a negative number or an overflow.
-    public static func bytes(parsing text: String) -> Int? {
+    package static func bytes(parsing text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let unitStart = trimmed.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ".")) } ?? trimmed.endIndex
         guard let number = Double(trimmed[..<unitStart]), number >= 0, number.isFinite else { return nil }

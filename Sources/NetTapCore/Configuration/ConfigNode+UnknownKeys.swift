@@ -14,7 +14,7 @@ extension ConfigNode {
     /// - Throws: ``ConfigurationError`` when this value is not an object or has a member not in `allowed`.
     /// - Complexity: O(*n* × *m* × *k*²) for *n* members, *m* allowed names of length *k*; only reached when a
     ///   key is unknown.
-    public func rejectUnknownKeys(allowed: Set<String>) throws {
+    package func rejectUnknownKeys(allowed: Set<String>) throws {
         for key in try keys where !allowed.contains(key) {
             let place = descendant(value[key] ?? .null, at: JSONPath.appending(key, to: path))
             let hint =

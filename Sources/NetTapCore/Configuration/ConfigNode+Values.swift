@@ -3,7 +3,7 @@ extension ConfigNode {
     ///
     /// - Returns: The string.
     /// - Throws: ``ConfigurationError`` `expected a string, found …` at this node's path.
-    public func stringValue() throws -> String {
+    package func stringValue() throws -> String {
         try recovering("") {
             guard case .string(let string) = value else { throw typeMismatch(expected: "a string") }
             return string
@@ -14,7 +14,7 @@ extension ConfigNode {
     ///
     /// - Returns: The integer.
     /// - Throws: ``ConfigurationError`` `expected an integer, found …` at this node's path.
-    public func intValue() throws -> Int {
+    package func intValue() throws -> Int {
         try recovering(0) { try exactInteger() }
     }
 
@@ -36,7 +36,7 @@ extension ConfigNode {
     ///
     /// - Returns: The number.
     /// - Throws: ``ConfigurationError`` `expected a number, found …` at this node's path.
-    public func doubleValue() throws -> Double {
+    package func doubleValue() throws -> Double {
         try recovering(0) {
             switch value {
             case .integer(let integer): return Double(integer)
@@ -50,7 +50,7 @@ extension ConfigNode {
     ///
     /// - Returns: The boolean.
     /// - Throws: ``ConfigurationError`` `expected a boolean, found …` at this node's path.
-    public func boolValue() throws -> Bool {
+    package func boolValue() throws -> Bool {
         try recovering(false) {
             guard case .bool(let bool) = value else { throw typeMismatch(expected: "a boolean") }
             return bool
@@ -63,7 +63,7 @@ extension ConfigNode {
     /// - Returns: The string, or `nil` when the member is absent or `null`.
     /// - Throws: ``ConfigurationError`` when this value is not an object or the member is not a string,
     ///   naming the member's path.
-    public func string(_ key: String) throws -> String? {
+    package func string(_ key: String) throws -> String? {
         try present(key)?.stringValue()
     }
 
@@ -72,7 +72,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The string.
     /// - Throws: ``ConfigurationError`` when the member is absent, `null` or not a string.
-    public func requiredString(_ key: String) throws -> String {
+    package func requiredString(_ key: String) throws -> String {
         try requiredChild(key).stringValue()
     }
 
@@ -81,7 +81,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The integer, or `nil` when the member is absent or `null`.
     /// - Throws: ``ConfigurationError`` when this value is not an object or the member is not an integer.
-    public func int(_ key: String) throws -> Int? {
+    package func int(_ key: String) throws -> Int? {
         try present(key)?.intValue()
     }
 
@@ -90,7 +90,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The integer.
     /// - Throws: ``ConfigurationError`` when the member is absent, `null` or not an integer.
-    public func requiredInt(_ key: String) throws -> Int {
+    package func requiredInt(_ key: String) throws -> Int {
         try requiredChild(key).intValue()
     }
 
@@ -99,7 +99,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The number, or `nil` when the member is absent or `null`.
     /// - Throws: ``ConfigurationError`` when this value is not an object or the member is not a number.
-    public func double(_ key: String) throws -> Double? {
+    package func double(_ key: String) throws -> Double? {
         try present(key)?.doubleValue()
     }
 
@@ -108,7 +108,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The number.
     /// - Throws: ``ConfigurationError`` when the member is absent, `null` or not a number.
-    public func requiredDouble(_ key: String) throws -> Double {
+    package func requiredDouble(_ key: String) throws -> Double {
         try requiredChild(key).doubleValue()
     }
 
@@ -117,7 +117,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The boolean, or `nil` when the member is absent or `null`.
     /// - Throws: ``ConfigurationError`` when this value is not an object or the member is not a boolean.
-    public func bool(_ key: String) throws -> Bool? {
+    package func bool(_ key: String) throws -> Bool? {
         try present(key)?.boolValue()
     }
 
@@ -126,7 +126,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The boolean.
     /// - Throws: ``ConfigurationError`` when the member is absent, `null` or not a boolean.
-    public func requiredBool(_ key: String) throws -> Bool {
+    package func requiredBool(_ key: String) throws -> Bool {
         try requiredChild(key).boolValue()
     }
 
@@ -136,7 +136,7 @@ extension ConfigNode {
     /// - Returns: The elements as nodes (paths such as `$.stubs[2]`); empty when the member is absent or
     ///   `null`.
     /// - Throws: ``ConfigurationError`` when this value is not an object or the member is not an array.
-    public func array(_ key: String) throws -> [ConfigNode] {
+    package func array(_ key: String) throws -> [ConfigNode] {
         try present(key)?.elements() ?? []
     }
 
@@ -145,7 +145,7 @@ extension ConfigNode {
     /// - Parameter key: The member name.
     /// - Returns: The elements as nodes.
     /// - Throws: ``ConfigurationError`` when the member is absent, `null` or not an array.
-    public func requiredArray(_ key: String) throws -> [ConfigNode] {
+    package func requiredArray(_ key: String) throws -> [ConfigNode] {
         try requiredChild(key).elements()
     }
 

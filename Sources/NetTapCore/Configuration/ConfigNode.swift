@@ -17,13 +17,13 @@ import Foundation
 ///
 /// Object members are read by name; JSON object key order is not kept, so anything that lists members
 /// (``keys``, ``members()``) sorts them by name.
-public struct ConfigNode: Sendable, Equatable {
+package struct ConfigNode: Sendable, Equatable {
     /// The JSON value at this place.
-    public var value: JSONValue
+    package var value: JSONValue
     /// The JSON path of the value, for example `$.mocks.stubs[2].match`; `$` for the document.
-    public var path: String
+    package var path: String
     /// The input's name, usually the file name; `nil` for configuration built in code.
-    public var source: String?
+    package var source: String?
     /// Where this node and the nodes read from it report problems they can go on after, or `nil` to throw
     /// the first (see `ConfigurationDiagnostics`).
     package var diagnostics: ConfigurationDiagnostics?
@@ -34,14 +34,14 @@ public struct ConfigNode: Sendable, Equatable {
     ///   - value: The JSON value.
     ///   - path: Its JSON path; `$` for a whole document.
     ///   - source: The input's name for errors, or `nil`.
-    public init(value: JSONValue, path: String = "$", source: String? = nil) {
+    package init(value: JSONValue, path: String = "$", source: String? = nil) {
         self.value = value
         self.path = path
         self.source = source
     }
 
     /// Whether two nodes hold the same value at the same place of the same input.
-    public static func == (lhs: ConfigNode, rhs: ConfigNode) -> Bool {
+    package static func == (lhs: ConfigNode, rhs: ConfigNode) -> Bool {
         lhs.value == rhs.value && lhs.path == rhs.path && lhs.source == rhs.source
     }
 
@@ -60,7 +60,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Throws: ``ConfigurationError`` with the 1-based ``InputError/line`` and
     ///   ``InputError/column`` of a syntax error (`nettap.json:3:7: invalid JSON: …`), including a
     ///   trailing comma, which Foundation's parsers accept on some platforms but RFC 8259 does not.
-    public init(parsing data: Data, source: String?) throws {
+    package init(parsing data: Data, source: String?) throws {
         let json = JSONSyntaxDiagnosis.strippingByteOrderMark(data)
         if let problem = JSONSyntaxDiagnosis.encodingProblem(in: json) {
             throw ConfigurationError(
@@ -107,7 +107,7 @@ public struct ConfigNode: Sendable, Equatable {
     ///   cannot be read: `nettap.json: no such file`, `nettap.json: is a directory, not a file`,
     ///   `nettap.json: cannot be read: permission denied`; or one with line and column when it is not strict
     ///   RFC 8259 JSON (see ``init(parsing:source:)``).
-    public static func load(contentsOf url: URL) throws -> ConfigNode {
+    package static func load(contentsOf url: URL) throws -> ConfigNode {
         let name = url.lastPathComponent
         let data: Data
         do {
@@ -126,7 +126,7 @@ public struct ConfigNode: Sendable, Equatable {
     ///
     /// - Parameter message: What is wrong with the value, for example `port must be 1…65535`.
     /// - Returns: The error, naming ``source`` and ``path``.
-    public func error(_ message: String) -> ConfigurationError {
+    package func error(_ message: String) -> ConfigurationError {
         ConfigurationError(source: source, path: path, message: message)
     }
 
@@ -135,7 +135,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Parameter key: The member name.
     /// - Returns: The member's node, or `nil` when the object has no such member.
     /// - Throws: ``ConfigurationError`` when this value is not an object.
-    public func child(_ key: String) throws -> ConfigNode? {
+    package func child(_ key: String) throws -> ConfigNode? {
         guard let value = try objectMembers()[key] else { return nil }
         return descendant(value, at: JSONPath.appending(key, to: path))
     }
@@ -149,7 +149,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Returns: The section's node.
     /// - Throws: ``ConfigurationError`` at this node when it is not an object, or `no "files" section (the
     ///   file has: mocks, shaping)` when it is a document of other sections.
-    public func section(_ name: String, sectionKeys: Set<String>) throws -> ConfigNode {
+    package func section(_ name: String, sectionKeys: Set<String>) throws -> ConfigNode {
         if let member = try child(name) { return member }
         let keys = Set(try objectMembers().keys)
         guard keys.isSubset(of: sectionKeys) else {
@@ -167,7 +167,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Returns: The member's node.
     /// - Throws: ``ConfigurationError`` when this value is not an object, or (at this node's path)
     ///   `missing required key "name"` when the member is absent or `null`.
-    public func requiredChild(_ key: String) throws -> ConfigNode {
+    package func requiredChild(_ key: String) throws -> ConfigNode {
         guard let node = try child(key), node.value != .null else {
             throw error("missing required key \"\(key)\"")
         }
@@ -177,7 +177,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// The member names of this object, sorted.
     ///
     /// - Throws: ``ConfigurationError`` when this value is not an object.
-    public var keys: [String] {
+    package var keys: [String] {
         get throws { try objectMembers().keys.sorted() }
     }
 
@@ -186,7 +186,7 @@ public struct ConfigNode: Sendable, Equatable {
     /// - Returns: `(key, node)` pairs; each node's path names its member.
     /// - Throws: ``ConfigurationError`` when this value is not an object.
     /// - Complexity: O(*n* log *n*) in the number of members.
-    public func members() throws -> [(key: String, node: ConfigNode)] {
+    package func members() throws -> [(key: String, node: ConfigNode)] {
         try objectMembers().keys.sorted().map { key in
             (key, descendant(value[key] ?? .null, at: JSONPath.appending(key, to: path)))
         }
@@ -196,7 +196,7 @@ public struct ConfigNode: Sendable, Equatable {
     ///
     /// - Returns: The elements in order; each node's path ends in its index, such as `$.stubs[2]`.
     /// - Throws: ``ConfigurationError`` when this value is not an array.
-    public func elements() throws -> [ConfigNode] {
+    package func elements() throws -> [ConfigNode] {
         try recovering([]) {
             guard case .array(let elements) = value else { throw typeMismatch(expected: "an array") }
             return elements.enumerated().map { index, element in

@@ -41,7 +41,7 @@ extension RequestMatcher {
     ///   unknown key (with a "did you mean" suggestion), a value of the wrong type, a path not starting
     ///   with `/`, a port outside 1…65535, an empty `anyOf`, or an invalid regular expression or URL pattern
     ///   (with the ``MatcherError`` text).
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         var parts = try Self.locationParts(of: node)
         parts += try Self.queryAndHeaderParts(of: node)

@@ -29,8 +29,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public let specificity: Int
     /// The matcher as NetTap configuration JSON, for writing it back to a file ("save as mock").
     ///
-    /// Matchers made by the built-in factories, by ``init(configuration:)`` and by combining such matchers
-    /// with `&&`, `||` and `!` have one, in the shape ``init(configuration:)`` reads, for example
+    /// Matchers made by the built-in factories, by `init(configuration:)` and by combining such matchers
+    /// with `&&`, `||` and `!` have one, in the shape `init(configuration:)` reads, for example
     /// `{"method": "POST", "path": "/login"}`; `&&` merges both objects when their keys do not collide and
     /// writes `{"allOf": [...]}` otherwise, `||` writes `{"anyOf": [...]}`, `!` writes `{"not": ...}`.
     /// Matchers made from a closure have `nil` (and so does any combination containing one) unless the
@@ -58,7 +58,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - description: What the matcher tests, shown in explanations.
     ///   - specificity: How narrowly it selects requests (see ``specificity``).
-    ///   - configuration: The JSON that ``init(configuration:)`` turns back into an equal matcher, or `nil`.
+    ///   - configuration: The JSON that `init(configuration:)` turns back into an equal matcher, or `nil`.
     ///   - evaluate: Returns ``MatchResult/matched`` or ``MatchResult/missed(_:)`` with a short reason.
     public init(
         description: String,

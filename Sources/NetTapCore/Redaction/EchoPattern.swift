@@ -13,7 +13,8 @@ import Foundation
 /// secret that contains another is replaced whole.
 ///
 /// Speed: most text holds no copy, and text without `%` (nor `+` when a secret has a space, nor `\` when one
-/// has a `/`) can only hold a copy spelled as is; such text is searched byte for byte first. The search itself
+/// has a `/`) can only hold a copy spelled as is; such text is searched for every secret at once in a trie of their
+/// bytes (``LiteralTrie``); text with escapes tries at each byte the secrets that can begin there. The search itself
 /// walks the UTF-8 bytes with no regular expression: on Linux, swift-corelibs-foundation's (Swift 6.3.1)
 /// `NSRegularExpression` leaks its pattern's UTF-16 copy when the pattern is over 256 units long, which an
 /// expression per secret list (a group of alternatives per character) almost always was.
@@ -26,8 +27,12 @@ struct EchoPattern {
     private let hasSlash: Bool
     /// ``searched`` as the UTF-8 bytes of each character (grapheme cluster), which is spelled as a whole.
     private let characters: [[[UInt8]]]
-    /// By byte value: whether a copy of some secret can start with that byte.
-    private let startBytes: [Bool]
+    /// By byte value: the secrets (indices into ``characters``, longest first) whose copy may start with that byte:
+    /// those beginning with it as is, and every secret for `%` (and `+`, `\` when a secret starts with a space or
+    /// `/`), which may begin a spelled copy.
+    private let candidates: [[Int]]
+    /// The secrets as they are: what text without escapes can hold.
+    private let literal: LiteralTrie
     /// ``searched`` as a set, to tell whether a whole value is a secret.
     private let secrets: Set<String>
 
@@ -40,14 +45,17 @@ struct EchoPattern {
         hasSpace = searched.contains { $0.utf8.contains(UInt8(ascii: " ")) }
         hasSlash = searched.contains { $0.utf8.contains(UInt8(ascii: "/")) }
         characters = searched.map { secret in secret.map { Array(String($0).utf8) } }
-        var startBytes = [Bool](repeating: false, count: 256)
-        startBytes[Int(UInt8(ascii: "%"))] = true
-        for first in characters.compactMap(\.first) {
-            if let byte = first.first { startBytes[Int(byte)] = true }
-            if first == [UInt8(ascii: " ")] { startBytes[Int(UInt8(ascii: "+"))] = true }
-            if first == [UInt8(ascii: "/")] { startBytes[Int(UInt8(ascii: "\\"))] = true }
+        var candidates = [[Int]](repeating: [], count: 256)
+        let all = Array(characters.indices)
+        candidates[Int(UInt8(ascii: "%"))] = all
+        for (index, first) in characters.map(\.first).enumerated() {
+            guard let first, let byte = first.first else { continue }
+            if byte != UInt8(ascii: "%") { candidates[Int(byte)].append(index) }
+            if first == [UInt8(ascii: " ")] { candidates[Int(UInt8(ascii: "+"))] = all }
+            if first == [UInt8(ascii: "/")] { candidates[Int(UInt8(ascii: "\\"))] = all }
         }
-        self.startBytes = startBytes
+        self.candidates = candidates
+        literal = LiteralTrie(searched.map { Array($0.utf8) })
     }
 
     /// Whether `value` is, as a whole, one of the secrets looked for.
@@ -63,11 +71,17 @@ struct EchoPattern {
     func replacing(in text: String, with replacement: String) -> String {
         guard mayContainCopy(text) else { return text }
         let bytes = Array(text.utf8)
+        // Without escapes a copy is spelled as is, and the trie finds it whatever the secrets share.
+        let isLiteral = !bytes.contains(where: escapes.contains)
         var output: [UInt8] = []
         var copied = 0
         var position = 0
         while position < bytes.count {
-            guard startBytes[Int(bytes[position])], let end = copyEnd(in: bytes, at: position) else {
+            let end =
+                isLiteral
+                ? bytes.withUnsafeBufferPointer { literal.longestMatchEnd(in: $0, at: position) }
+                : copyEnd(of: candidates[Int(bytes[position])], in: bytes, at: position)
+            guard let end else {
                 position += 1
                 continue
             }
@@ -82,10 +96,10 @@ struct EchoPattern {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Where the first secret (longest first) of which a copy starts at `start` ends, or `nil`.
-    private func copyEnd(in bytes: [UInt8], at start: Int) -> Int? {
-        for secret in characters {
-            if let end = Self.copyEnd(of: secret, in: bytes, at: start) { return end }
+    /// Where the first secret of `tried` (longest first) of which a copy starts at `start` ends, or `nil`.
+    private func copyEnd(of tried: [Int], in bytes: [UInt8], at start: Int) -> Int? {
+        for index in tried {
+            if let end = Self.copyEnd(of: characters[index], in: bytes, at: start) { return end }
         }
         return nil
     }
@@ -199,25 +213,6 @@ struct EchoPattern {
 
     private func mayContainCopy(utf8 bytes: UnsafeBufferPointer<UInt8>, escapes: [UInt8]) -> Bool {
         if bytes.contains(where: escapes.contains) { return true }
-        return searched.contains { secret in
-            var secret = secret
-            return secret.withUTF8 { Self.contains(bytes, $0) }
-        }
-    }
-
-    /// Whether `haystack` has `needle` as a run of bytes.
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
-        var start = 0
-        let last = haystack.count - needle.count
-        while start <= last {
-            if haystack[start] == first {
-                var offset = 1
-                while offset < needle.count, haystack[start + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
-            }
-            start += 1
-        }
-        return false
+        return literal.occurs(in: bytes)
     }
 }

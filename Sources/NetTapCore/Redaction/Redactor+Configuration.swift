@@ -30,7 +30,7 @@ extension Redactor {
     /// - Throws: ``ConfigurationError`` naming the file and JSON path of an unknown key (with a did-you-mean
     ///   suggestion), a value of the wrong type, a rule without exactly one target, or a regular expression that
     ///   does not compile.
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let isEnabled = try node.bool("enabled") ?? true
         let usesDefaults = try node.bool("defaults") ?? true
@@ -58,7 +58,7 @@ extension Redactor {
     /// - Parameter url: The file.
     /// - Returns: The redactor; ``default`` when the file has an empty section.
     /// - Throws: ``ConfigurationError`` naming the file and the JSON path of the first problem (see
-    ///   ``init(configuration:)``).
+    ///   `init(configuration:)`).
     public static func load(contentsOf url: URL) throws -> Redactor {
         try loadSection(contentsOf: url)
     }
@@ -81,7 +81,7 @@ extension RedactionRule {
     /// - Throws: ``ConfigurationError`` at the rule or pattern at fault: an unknown target key (with a
     ///   did-you-mean suggestion), not exactly one target, a value that is not a string or an array of strings,
     ///   an empty pattern, or a regular expression that does not compile.
-    public static func rules(configuration node: ConfigNode) throws -> [RedactionRule] {
+    package static func rules(configuration node: ConfigNode) throws -> [RedactionRule] {
         try node.rejectUnknownKeys(allowed: configurationKeys)
         let targets = try node.keys
         guard targets.count == 1, let target = targets.first, let value = try node.child(target) else {

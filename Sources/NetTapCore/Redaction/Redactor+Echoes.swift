@@ -100,7 +100,7 @@ extension Redactor {
     /// each cookie of a `Set-Cookie` line.
     private static func cookiePairs(_ line: Substring, _ isSetCookie: Bool) -> [Substring] {
         guard isSetCookie else { return line.split(separator: ";", omittingEmptySubsequences: false) }
-        return splitSetCookie(String(line)).map { cookie in cookie.prefix { $0 != ";" } }
+        return SetCookieReader.splitJoined(String(line)).map { cookie in cookie.prefix { $0 != ";" } }
     }
 
     /// Replaces every copy of a secret in a body: inside JSON strings (the JSON stays valid), or anywhere in

@@ -101,7 +101,10 @@ extension Redactor {
             let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
             let cookieValue = pair[pair.index(after: equals)...]
             let isSecretCookie = isSecretCookie(name, in: header)
-            guard isSecretCookie, !name.isEmpty, cookieValue != Self.placeholder[...] else { return String(pair) }
+            // `=value` is a cookie without a name too (RFC 6265 §5.2), redacted as such.
+            guard isSecretCookie, cookieValue != Self.placeholder[...], !cookieValue.isEmpty || !name.isEmpty else {
+                return String(pair)
+            }
             locations.append(RedactionLocation(kind: .cookie, name: name, header: header))
             return pair[...equals] + Self.placeholder
         }
@@ -113,39 +116,11 @@ extension Redactor {
                 }
                 .joined(separator: ";")
         }
-        return Self.splitSetCookie(value)
+        return SetCookieReader.splitJoined(value)
             .map { cookie -> String in
                 guard let semicolon = cookie.firstIndex(of: ";") else { return redactPair(cookie) }
                 return redactPair(cookie[..<semicolon]) + cookie[semicolon...]
             }
             .joined(separator: ", ")
-    }
-
-    /// Splits `Set-Cookie` lines that Foundation joined with `", "`: a comma starts a new cookie only when
-    /// `name=` follows it, so the comma in an `Expires` date (`Wed, 21 Oct 2015 07:28:00 GMT`) stays.
-    static func splitSetCookie(_ value: String) -> [Substring] {
-        var cookies: [Substring] = []
-        var start = value.startIndex
-        var index = value.startIndex
-        while index < value.endIndex {
-            if value[index] == ",", startsCookie(value[value.index(after: index)...]) {
-                cookies.append(value[start..<index])
-                var next = value.index(after: index)
-                while next < value.endIndex, value[next] == " " { next = value.index(after: next) }
-                start = next
-                index = next
-                continue
-            }
-            index = value.index(after: index)
-        }
-        cookies.append(value[start...])
-        return cookies
-    }
-
-    private static func startsCookie(_ text: Substring) -> Bool {
-        let trimmed = text.drop { $0 == " " }
-        guard let equals = trimmed.firstIndex(of: "=") else { return false }
-        let name = trimmed[..<equals]
-        return !name.isEmpty && !name.contains { $0 == ";" || $0 == "," || $0.isWhitespace }
     }
 }

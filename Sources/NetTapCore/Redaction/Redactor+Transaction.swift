@@ -144,8 +144,24 @@ extension Redactor {
     public func redact(transactions: [CapturedTransaction]) -> [Redacted<CapturedTransaction>] {
         guard isEnabled else { return transactions.map { Redacted(value: $0) } }
         let passes = transactions.map(redactionPass(of:))
-        let secrets = passes.reduce(into: Set<String>()) { $0.formUnion($1.secrets) }
+        let secrets = DocumentSecrets(passes.reduce(into: Set<String>()) { $0.formUnion($1.secrets) })
         return zip(transactions, passes).map { completing($1, of: $0, sweeping: secrets) }
+    }
+
+    /// The values redacted anywhere in one capture or HAR document, ready to be swept from each of its
+    /// transactions: the search pattern is built once, not once per transaction (with a cookie per entry, a
+    /// pattern per transaction made a document's redaction quadratic).
+    package struct DocumentSecrets: Sendable {
+        /// The values.
+        package let values: Set<String>
+        /// Their search pattern; `nil` when none is long enough to look for.
+        let forms: EchoPattern?
+
+        /// Prepares `values` for sweeping.
+        package init(_ values: Set<String>) {
+            self.values = values
+            forms = EchoPattern(values)
+        }
     }
 
     /// The first pass of ``redact(transactions:)`` over one transaction: its own redaction and its secrets.
@@ -170,11 +186,13 @@ extension Redactor {
     package func completing(
         _ pass: TransactionRedaction,
         of transaction: CapturedTransaction,
-        sweeping secrets: Set<String>
+        sweeping secrets: DocumentSecrets
     ) -> Redacted<CapturedTransaction> {
-        let others = secrets.subtracting(pass.secrets)
-        guard !others.isEmpty else { return pass.redacted }
-        return redact(transaction: transaction, request: pass.request, sweeping: others).redacted
+        // The transaction's own values are among the document's: as many means the same, nothing else to sweep.
+        guard pass.secrets.count < secrets.values.count else { return pass.redacted }
+        // What is swept, this transaction's own values and every other's, is the document's: its pattern serves.
+        return redact(transaction: transaction, request: pass.request, sweeping: secrets.values, forms: secrets.forms)
+            .redacted
     }
 
     /// ``redact(transaction:)`` with the request's redaction already made (the capture redacts a request once,
@@ -195,23 +213,28 @@ extension Redactor {
         request: RequestRedaction,
         sweeping known: Set<String>
     ) -> (redacted: Redacted<CapturedTransaction>, secrets: Set<String>) {
+        redact(transaction: transaction, request: request, sweeping: known, forms: nil)
+    }
+
+    /// ``redact(transaction:request:sweeping:)`` with the pattern of the values swept (its own and `known`)
+    /// already built, or `nil` to build it.
+    private func redact(
+        transaction: CapturedTransaction,
+        request: RequestRedaction,
+        sweeping known: Set<String>,
+        forms prepared: EchoPattern??
+    ) -> (redacted: Redacted<CapturedTransaction>, secrets: Set<String>) {
         var result = transaction
         var locations: [RedactionLocation] = []
         let responseTokens = redactParts(of: transaction, request: request, into: &result, locations: &locations)
-        let secrets = secretsFound(
-            in: transaction,
-            redacted: result,
-            request: request,
-            responseTokens: responseTokens
-        )
-        var swept = secrets.own
-        swept.formUnion(known)
-        // One pattern for every place swept: building it is the costly part with many secrets.
-        let forms = EchoPattern(swept)
-        sweepEchoes(of: swept, forms: forms, requestSecrets: secrets.request, from: &result, locations: &locations)
+        let own = secretsFound(in: transaction, redacted: result, request: request, responseTokens: responseTokens)
+        // One pattern for every place swept: building it is the costly part with many secrets. A prepared one is the
+        // document's, whose values hold this transaction's own.
+        let forms = prepared ?? EchoPattern(own.union(known))
+        sweepEchoes(of: forms, from: &result, locations: &locations)
         locations += removeSecrets(forms, fromNotesOf: &result)
         result.redactions += locations.filter { !transaction.redactions.contains($0) }
-        return (Redacted(value: result, locations: locations), secrets.own)
+        return (Redacted(value: result, locations: locations), own)
     }
 
     /// Appends `found` to `locations`, each marked as being in `part` of the transaction.
@@ -256,14 +279,14 @@ extension Redactor {
     }
 
     /// The secrets redacted anywhere in the transaction, to find again elsewhere (a server echoing the request's
-    /// Authorization or password in its body, a token repeated in another header): those of the request and its
-    /// redirect hops (`request`), and those with the response's added (`own`).
+    /// Authorization or password in its body, a token repeated in another header): the request's, its redirect
+    /// hops' and the response's.
     private func secretsFound(
         in transaction: CapturedTransaction,
         redacted result: CapturedTransaction,
         request: RequestRedaction,
         responseTokens: Set<String>
-    ) -> (request: Set<String>, own: Set<String>) {
+    ) -> Set<String> {
         var secrets = request.secrets
         for (index, hop) in transaction.redirects.enumerated() {
             secrets.formUnion(
@@ -271,7 +294,6 @@ extension Redactor {
             )
             if redactsTokens { secrets.formUnion(Self.tokenValues(url: hop.url, headers: hop.headers, body: nil)) }
         }
-        let requestSecrets = secrets
         if let response = transaction.response, let redacted = result.response {
             secrets.formUnion(Self.removedHeaderValues(original: response.headers, redacted: redacted.headers))
             secrets.formUnion(
@@ -279,16 +301,13 @@ extension Redactor {
             )
             secrets.formUnion(responseTokens)
         }
-        return (requestSecrets, secrets)
+        return secrets
     }
 
     /// The last step of ``redact(transaction:request:sweeping:)``: copies of the secrets (`forms`) replaced in the
-    /// response and the redirect hops, and in the request those the request did not carry under their own name
-    /// (`secrets` less `requestSecrets`), each place added to `locations`.
+    /// response, the request and the redirect hops, each place added to `locations`.
     private func sweepEchoes(
-        of secrets: Set<String>,
-        forms: EchoPattern?,
-        requestSecrets: Set<String>,
+        of forms: EchoPattern?,
         from result: inout CapturedTransaction,
         locations: inout [RedactionLocation]
     ) {
@@ -298,11 +317,9 @@ extension Redactor {
         }
         // A secret the response, a hop or another transaction revealed (a cookie it set, a token in its body) that
         // the request carried under another name (`/response-headers?Set-Cookie=sid%3D…`). Replay still matches: a
-        // cassette's recorded query value with the placeholder stands for any text.
-        let revealed = secrets.subtracting(requestSecrets)
-        if !revealed.isEmpty {
-            Self.add(removeEchoes(of: EchoPattern(revealed), from: &result.request), part: .request, to: &locations)
-        }
+        // cassette's recorded query value with the placeholder stands for any text. The whole pattern serves: the
+        // request's own secrets are gone from it already, so only the revealed ones can still be found.
+        Self.add(removeEchoes(of: forms, from: &result.request), part: .request, to: &locations)
         for index in result.redirects.indices {
             var headers = result.redirects[index].headers
             var found = removeEchoes(of: forms, from: &headers)

@@ -21,7 +21,7 @@ extension HostScope {
     /// - Throws: ``ConfigurationError`` naming the file and JSON path of an unknown key, a value of the wrong
     ///   type, or a pattern that cannot be read (`nettap.json: $.scope.denyHosts[1]: invalid regular expression
     ///   "^(api": missing ")" to close "(" at character 2`).
-    public init(configuration node: ConfigNode) throws {
+    package init(configuration node: ConfigNode) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         self.init(
             allowHosts: try node.each("allowHosts", Self.pattern(from:)),
@@ -37,7 +37,7 @@ extension HostScope {
     /// - Parameter url: The file.
     /// - Returns: The scope.
     /// - Throws: ``ConfigurationError`` naming the file and the JSON path of the first problem (see
-    ///   ``init(configuration:)``).
+    ///   `init(configuration:)`).
     public static func load(contentsOf url: URL) throws -> HostScope {
         try loadSection(contentsOf: url)
     }

@@ -29,6 +29,45 @@ package enum SetCookieReader {
         return cookies(inLine: value, for: url)
     }
 
+    /// The cookies of one `Set-Cookie` field value, each `name=value; attributes` on its own.
+    ///
+    /// Lines (as Firefox's HAR export writes several cookies) and cookies Foundation joined with `", "` are split:
+    /// a comma starts a new cookie only when `name=` follows it, so the comma in an `Expires` date
+    /// (`Wed, 21 Oct 2015 07:28:00 GMT`) stays.
+    ///
+    /// - Parameter value: The field value.
+    /// - Returns: Each cookie's text, leading spaces dropped.
+    package static func splitCookies(_ value: String) -> [Substring] {
+        value.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).flatMap { splitJoined(String($0)) }
+    }
+
+    /// ``splitCookies(_:)`` for one line: the cookies Foundation joined with `", "`.
+    package static func splitJoined(_ value: String) -> [Substring] {
+        var cookies: [Substring] = []
+        var start = value.startIndex
+        var index = value.startIndex
+        while index < value.endIndex {
+            if value[index] == ",", startsCookie(value[value.index(after: index)...]) {
+                cookies.append(value[start..<index])
+                var next = value.index(after: index)
+                while next < value.endIndex, value[next] == " " { next = value.index(after: next) }
+                start = next
+                index = next
+                continue
+            }
+            index = value.index(after: index)
+        }
+        cookies.append(value[start...])
+        return cookies
+    }
+
+    private static func startsCookie(_ text: Substring) -> Bool {
+        let trimmed = text.drop { $0 == " " }
+        guard let equals = trimmed.firstIndex(of: "=") else { return false }
+        let name = trimmed[..<equals]
+        return !name.isEmpty && !name.contains { $0 == ";" || $0 == "," || $0.isWhitespace }
+    }
+
     private static func cookies(inLine value: String, for url: URL) -> [HTTPCookie] {
         let read = { (text: String) in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": text], for: url) }
         #if canImport(FoundationNetworking)

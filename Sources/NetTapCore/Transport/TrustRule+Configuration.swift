@@ -23,7 +23,7 @@ extension TrustRule {
     /// - Returns: The rules, in order.
     /// - Throws: ``ConfigurationError`` at the offending member: an unknown key, a wrong type, both or neither of
     ///   the two kinds, a bad host pattern, a CA file that is missing or holds no certificate, a malformed digest.
-    public static func rules(configuration node: ConfigNode, baseDirectory: URL?) throws -> [TrustRule] {
+    package static func rules(configuration node: ConfigNode, baseDirectory: URL?) throws -> [TrustRule] {
         try node.rejectUnknownKeys(allowed: sectionKeys)
         return try node.each("rules") { try rule(configuration: $0, baseDirectory: baseDirectory) }
     }

@@ -71,6 +71,16 @@ struct RedactorTests {
         )
     }
 
+    @Test("a cookie without a name, written bare or as =value, loses its value too (RFC 6265 §5.2)")
+    func namelessCookies() {
+        let result = redactor.redact(headers: [
+            "Set-Cookie": "=s3cr3t-bare-1; Path=/", "Cookie": "=s3cr3t-bare-2; a=s3cr3t-3; s3cr3t-bare-4",
+        ])
+        #expect(result.value["Set-Cookie"] == "=[redacted]; Path=/")
+        #expect(result.value["Cookie"] == "=[redacted]; a=[redacted]; [redacted]")
+        #expect(!result.locations.isEmpty)
+    }
+
     @Test("Set-Cookie lines joined with a comma are split at cookies, not inside Expires dates")
     func joinedSetCookie() {
         let value = "a=s3cr3t-1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Path=/, b=s3cr3t-2; Secure"
