@@ -138,33 +138,10 @@ package struct ReportCommand: Command {
             )
         }
         // The file is read once: the summary needs the HAR entries, the HTML report the transactions.
-        let document: HARDocument
-        var transactions: [CapturedTransaction]?
         let progress = ProgressBar("reading \(fileURL.lastPathComponent)", output: environment.standardError)
         defer { progress.finish() }
-        if CaptureFile.isSQLite(fileURL) {
-            let stored = try await CaptureFile.transactions(
-                path,
-                command: "report",
-                strict: strict,
-                listsWarnings: listsWarnings,
-                in: environment
-            )
-            // Not redacted here: the summary redacts what it prints, and the audit must see what was captured.
-            document = HARDocument(transactions: stored, redactor: .disabled)
-            transactions = stored
-        } else {
-            // Decoding reports no progress: the bar ticks with the time elapsed.
-            progress.update(0, step: "decoding")
-            document = try HARInput.load(
-                fileURL,
-                path: path,
-                command: "report",
-                strict: strict,
-                listsWarnings: listsWarnings,
-                in: environment
-            )
-        }
+        let (document, stored) = try await read(fileURL, progress: progress, in: environment)
+        var transactions = stored
         progress.update(0.6, step: audits ? "summarizing and auditing" : "summarizing")
         var summary = HARSummary(
             entries: document.log.entries,
@@ -178,20 +155,55 @@ package struct ReportCommand: Command {
             transactions = document.transactions()
         }
         progress.finish()
-        if printsJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            do {
-                environment.standardOutput.write(try encoder.encode(summary))
-                environment.standardOutput.write("\n")
-            } catch {
-                throw CLIError.failure(command: "report", input: path, message: "cannot encode JSON: \(error)")
-            }
-        } else {
-            environment.standardOutput.write(Self.text(summary, file: path))
-        }
+        try write(summary, in: environment)
         if let htmlPath { try writeHTML(transactions ?? [], to: htmlPath, in: environment) }
         return .success
+    }
+
+    /// The file's HAR document, and its transactions when it is a store (a HAR file's are read only when needed).
+    private func read(
+        _ fileURL: URL,
+        progress: ProgressBar,
+        in environment: CommandEnvironment
+    ) async throws(CLIError) -> (document: HARDocument, transactions: [CapturedTransaction]?) {
+        if CaptureFile.isSQLite(fileURL) {
+            let stored = try await CaptureFile.transactions(
+                path,
+                command: "report",
+                strict: strict,
+                listsWarnings: listsWarnings,
+                in: environment
+            )
+            // Not redacted here: the summary redacts what it prints, and the audit must see what was captured.
+            return (HARDocument(transactions: stored, redactor: .disabled), stored)
+        }
+        // Decoding reports no progress: the bar ticks with the time elapsed.
+        progress.update(0, step: "decoding")
+        let document = try HARInput.load(
+            fileURL,
+            path: path,
+            command: "report",
+            strict: strict,
+            listsWarnings: listsWarnings,
+            in: environment
+        )
+        return (document, nil)
+    }
+
+    /// Prints the summary as text, or as JSON with `--json`.
+    private func write(_ summary: HARSummary, in environment: CommandEnvironment) throws(CLIError) {
+        guard printsJSON else {
+            environment.standardOutput.write(Self.text(summary, file: path))
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            environment.standardOutput.write(try encoder.encode(summary))
+            environment.standardOutput.write("\n")
+        } catch {
+            throw CLIError.failure(command: "report", input: path, message: "cannot encode JSON: \(error)")
+        }
     }
 
     /// The text form of a summary.
