@@ -1,7 +1,8 @@
 import Foundation
 import FuzzSupport
-import NetTapConfiguration
-import NetTapCore
+
+@testable import NetTapConfiguration
+@testable import NetTapCore
 
 /// Parses the input as a `nettap.json` document and reads every section from it, without the file system.
 ///

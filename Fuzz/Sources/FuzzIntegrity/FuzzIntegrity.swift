@@ -1,7 +1,8 @@
 import Foundation
 import FuzzSupport
-import NetTapCore
-import NetTapIntegrity
+
+@testable import NetTapCore
+@testable import NetTapIntegrity
 
 /// Reads the input as an integrity manifest and each of its NUL-separated fields as SRI metadata and hex.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
-import NetTapCore
+
+@testable import NetTapCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
