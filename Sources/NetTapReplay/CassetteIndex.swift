@@ -2,8 +2,10 @@ import Foundation
 import NetTapCore
 import NetTapHAR
 
-/// The replayable entries of a loaded cassette, found by request, each used once in recorded order before
-/// the last one repeats.
+/// The replayable entries of a loaded cassette, found by request, each played once in recorded order.
+///
+/// After that the last matching one repeats, or, with repeats off, none does. Counts how often each entry
+/// played.
 ///
 /// Thread safety: every member may be used from any thread.
 final class CassetteIndex: Sendable {
@@ -29,9 +31,20 @@ final class CassetteIndex: Sendable {
         }
     }
 
+    /// What ``take(_:matching:allowRepeats:)`` found for a request.
+    enum Lookup: Sendable {
+        /// The entry to replay.
+        case entry(Recorded)
+        /// Every matching entry was played already and repeats are off: the matching entries, in recorded order.
+        case exhausted([Recorded])
+        /// No entry matches.
+        case none
+    }
+
     let recorded: [Recorded]
     private let byKey: [String: [Int]]
-    private let played = Locked(Set<Int>())
+    /// How many times each entry (by position in ``recorded``) was replayed.
+    private let playCounts: Locked<[Int]>
 
     /// Indexes the entries with a response (status > 0), their requests redacted with `redactor`.
     init(entries: [HAREntry], redactor: Redactor) {
@@ -56,23 +69,36 @@ final class CassetteIndex: Sendable {
         }
         self.recorded = recorded
         self.byKey = byKey
+        playCounts = Locked(Array(repeating: 0, count: recorded.count))
     }
 
-    /// The first matching entry not replayed yet, else the last matching one; `nil` when none matches.
+    /// The first matching entry not replayed yet, and counts the play.
+    ///
+    /// Once every matching entry was played: the last of them again when `allowRepeats`, else
+    /// ``Lookup/exhausted(_:)``.
     ///
     /// - Complexity: O(entries with the request's method, origin and path).
-    func take(_ request: CapturedRequest, matching: CassetteMatching) -> Recorded? {
+    func take(_ request: CapturedRequest, matching: CassetteMatching, allowRepeats: Bool) -> Lookup {
         let prepared = CassetteMatching.Prepared(request)
         let candidates = (byKey[prepared.key] ?? []).filter {
             matching.differences(between: prepared, and: recorded[$0].prepared).isEmpty
         }
-        guard let last = candidates.last else { return nil }
-        let chosen = played.withLock { played -> Int in
-            let next = candidates.first { !played.contains($0) } ?? last
-            played.insert(next)
+        guard let last = candidates.last else { return .none }
+        let chosen = playCounts.withLock { counts -> Int? in
+            guard let next = candidates.first(where: { counts[$0] == 0 }) ?? (allowRepeats ? last : nil) else {
+                return nil
+            }
+            counts[next] += 1
             return next
         }
-        return recorded[chosen]
+        guard let chosen else { return .exhausted(candidates.map { recorded[$0] }) }
+        return .entry(recorded[chosen])
+    }
+
+    /// The entries never replayed, in recorded order.
+    var unplayed: [Recorded] {
+        let counts = playCounts.current
+        return recorded.indices.filter { counts[$0] == 0 }.map { recorded[$0] }
     }
 
     /// The entry closest to `request` and why it differs, for an error message.

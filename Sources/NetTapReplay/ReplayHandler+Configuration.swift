@@ -4,7 +4,9 @@ import NetTapHAR
 
 extension ReplayHandler {
     /// The keys of a cassette configuration object.
-    public static let configurationKeys: Set<String> = ["path", "mode", "matching", "bodyByteLimit"]
+    public static let configurationKeys: Set<String> = [
+        "path", "mode", "matching", "bodyByteLimit", "allowPlaybackRepeats", "reRecordIntervalDays",
+    ]
 
     /// Creates the handler from configuration JSON: the `cassette` section of `nettap.json`.
     ///
@@ -14,7 +16,9 @@ extension ReplayHandler {
     ///     "path": "cassettes/login.har",
     ///     "mode": "newEpisodes",
     ///     "matching": {"ignoresQueryOrder": true, "ignoredQueryItems": ["_ts"], "headers": ["Accept"], "body": "json"},
-    ///     "bodyByteLimit": "16 MiB"
+    ///     "bodyByteLimit": "16 MiB",
+    ///     "allowPlaybackRepeats": false,
+    ///     "reRecordIntervalDays": 30
     ///   }
     /// }
     /// ```
@@ -22,7 +26,9 @@ extension ReplayHandler {
     /// expanded); it is read now when it exists. `mode` is a ``RecordMode`` name (`once` by default). `matching`
     /// is read by ``CassetteMatching/init(configuration:)``. `bodyByteLimit` is the most bytes of each body a
     /// recording keeps: a number of bytes (≥ 0) or a string with a unit (`KB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`);
-    /// 16 MiB by default.
+    /// 16 MiB by default. `allowPlaybackRepeats` (a boolean, `true` by default) is ``allowPlaybackRepeats``;
+    /// `reRecordIntervalDays` (a number of days above 0, fractions allowed; none by default) is
+    /// ``reRecordInterval``.
     ///
     /// - Parameters:
     ///   - node: The cassette object, for example `$.cassette`.
@@ -31,8 +37,8 @@ extension ReplayHandler {
     ///   - redactor: What is redacted before writing and before matching; `Redactor.default` by default (the
     ///     `redaction` section of `nettap.json` when read through `NetTapConfiguration`).
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown key (with a did-you-mean
-    ///   suggestion), a wrong type, an unknown mode or body comparison, a size without a known unit, or (at
-    ///   `path`) a cassette file that exists but is not a HAR document.
+    ///   suggestion), a wrong type, an unknown mode or body comparison, a size without a known unit, a
+    ///   re-record interval not above 0 days, or (at `path`) a cassette file that exists but is not a HAR document.
     package init(configuration node: ConfigNode, baseDirectory: URL? = nil, redactor: Redactor = .default) throws {
         try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let pathNode = try node.requiredChild("path")
@@ -42,34 +48,54 @@ extension ReplayHandler {
         let url =
             path.hasPrefix("/")
             ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
-        var mode = RecordMode.once
-        if let modeNode = try node.child("mode"), modeNode.value != .null {
-            let name = try modeNode.stringValue()
-            guard let value = RecordMode(rawValue: name) else {
-                let names = Set(RecordMode.allCases.map(\.rawValue))
-                throw modeNode.error(
-                    "unknown record mode \"\(name)\"; "
-                        + (ConfigNode.suggestion(for: name, among: names).map { "did you mean \"\($0)\"?" }
-                            ?? "expected one of: \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))")
-                )
-            }
-            mode = value
-        }
+        let mode = try Self.recordMode(node)
         let matching = try node.child("matching").flatMap { $0.value == .null ? nil : $0 }.map(
             CassetteMatching.init(configuration:)
         )
         let limit = try node.byteCount("bodyByteLimit") ?? Self.defaultBodyByteLimit
+        let repeats = try node.bool("allowPlaybackRepeats") ?? true
+        let interval = try Self.reRecordInterval(node)
         do {
             try self.init(
                 cassette: url,
                 mode: mode,
                 matching: matching ?? .default,
+                allowPlaybackRepeats: repeats,
+                reRecordInterval: interval,
                 redactor: redactor,
                 bodyByteLimit: limit
             )
         } catch {
             throw pathNode.error("cannot read cassette \"\(path)\": \(error.description)")
         }
+    }
+
+    /// Reads `mode`: a ``RecordMode`` name, ``RecordMode/once`` when absent or `null`.
+    private static func recordMode(_ node: ConfigNode) throws -> RecordMode {
+        guard let modeNode = try node.child("mode"), modeNode.value != .null else { return .once }
+        let name = try modeNode.stringValue()
+        guard let value = RecordMode(rawValue: name) else {
+            let names = Set(RecordMode.allCases.map(\.rawValue))
+            throw modeNode.error(
+                "unknown record mode \"\(name)\"; "
+                    + (ConfigNode.suggestion(for: name, among: names).map { "did you mean \"\($0)\"?" }
+                        ?? "expected one of: \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            )
+        }
+        return value
+    }
+
+    /// Reads `reRecordIntervalDays`: a number of days above 0 (at most 365000), fractions allowed; `nil` when
+    /// absent or `null`.
+    private static func reRecordInterval(_ node: ConfigNode) throws -> Duration? {
+        guard let daysNode = try node.child("reRecordIntervalDays"), daysNode.value != .null else { return nil }
+        let days = try daysNode.doubleValue()
+        guard days > 0, days <= 365_000 else {
+            throw daysNode.error(
+                "expected a number of days above 0 (at most 365000), found \(daysNode.value.messageText)"
+            )
+        }
+        return .seconds((days * 86_400).rounded())
     }
 
     /// Reads the `cassette` section of a `nettap.json` file (or a file that is only that section).

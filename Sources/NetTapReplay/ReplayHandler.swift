@@ -11,14 +11,16 @@ import FoundationNetworking
 ///
 /// **Replay.** A request is redacted with ``redactor`` and compared (``matching``) with the loaded entries,
 /// redacted the same way, so a secret recorded as `[redacted]` still matches; repeated identical requests take
-/// the matching entries in recorded order, and the last one answers again. The answer has the entry's status,
-/// headers and decoded body, and the transaction is answered by ``name``. In a mode that does not record, a
-/// request no entry matches fails with `URLError(.resourceUnavailable)` naming the closest entry, without
-/// reaching the network.
+/// the matching entries in recorded order, and then the last one answers again, or, with
+/// ``allowPlaybackRepeats`` off, none does. The answer has the entry's status, headers and decoded body, and the
+/// transaction is answered by ``name``. In a mode that does not record, a request no entry matches (or only
+/// entries already played, with repeats off) fails with `URLError(.resourceUnavailable)` naming the closest
+/// entry, without reaching the network. ``unplayedEntries`` lists the entries no request used.
 ///
 /// **Record.** The response is passed to the caller unchanged while a copy of up to ``bodyByteLimit`` bytes is
 /// kept; when the body ends, the transaction is redacted, turned into HAR entries and handed to the `writer`.
-/// Failed or cancelled requests are not recorded. Call ``flush()`` to write what was recorded.
+/// Failed or cancelled requests are not recorded. Call ``flush()`` to write what was recorded. A cassette older
+/// than ``reRecordInterval`` (by its earliest entry's `startedDateTime`) is recorded again when the mode records.
 ///
 /// ```swift
 /// let cassette = try ReplayHandler(cassette: fixtures.appendingPathComponent("login.har"), mode: .once)
@@ -46,6 +48,15 @@ public struct ReplayHandler: TransactionHandler {
     public let mode: RecordMode
     /// How requests are matched with entries.
     public let matching: CassetteMatching
+    /// Whether the last matching entry answers again once every matching entry was played (vcrpy's
+    /// `allow_playback_repeats`); when `false`, each entry plays at most once.
+    public let allowPlaybackRepeats: Bool
+    /// The age after which a cassette is recorded again, or `nil` for never.
+    public let reRecordInterval: Duration?
+    /// Whether the loaded cassette was older than ``reRecordInterval`` when the handler was created: its entries
+    /// are then not replayed and the file is replaced by this run's recordings, unless the mode is
+    /// ``RecordMode/none``, which replays it anyway.
+    public let isExpired: Bool
     /// What is redacted before writing and before matching.
     public let redactor: Redactor
     /// The most bytes of each request and response body a recording keeps.
@@ -57,6 +68,14 @@ public struct ReplayHandler: TransactionHandler {
     let index: CassetteIndex
     /// The values this handler's recordings redacted, swept from later recordings wherever they reappear.
     let secrets = CaptureSecrets()
+    /// Whether loaded entries answer requests (the mode replays, and the cassette is not being recorded again).
+    let replaysEntries: Bool
+    /// Whether a request no entry answers is sent on and recorded.
+    let recordsRequests: Bool
+    /// How old the loaded cassette is, for notes.
+    let age: CassetteAge
+    /// Why requests were refused, oldest first: the newest ``refusalLimit``.
+    let refusalLog = Locked<[String]>([])
 
     /// Creates a handler for a cassette file, reading it when it exists.
     ///
@@ -64,32 +83,53 @@ public struct ReplayHandler: TransactionHandler {
     ///   - fileURL: The cassette's file URL (`.har`).
     ///   - mode: When to replay and when to record; ``RecordMode/once`` by default.
     ///   - matching: How requests match entries; method and URL by default.
+    ///   - allowPlaybackRepeats: Whether the last matching entry answers again after every matching entry was
+    ///     played; `true` by default. When `false`, a request whose entries were all played is recorded when the
+    ///     mode records, and fails with `URLError(.resourceUnavailable)` otherwise.
+    ///   - reRecordInterval: The age after which the cassette is recorded again, measured from its earliest
+    ///     entry's `startedDateTime` to `now`; `nil` (the default) never. An expired cassette is treated as a
+    ///     missing file: in ``RecordMode/once`` and ``RecordMode/newEpisodes`` nothing is replayed and the file is
+    ///     replaced by this run's recordings; ``RecordMode/none`` still replays it (see ``isExpired``).
     ///   - redactor: What is redacted; `Redactor/default` by default. The cassette's `creator.comment` records
     ///     it: `{"redaction": "on"}`, or `{"redaction": "off"}` for `Redactor.disabled`.
     ///   - bodyByteLimit: The most bytes of each body a recording keeps; 16 MiB by default.
     ///   - name: The handler name; `cassette` by default.
+    ///   - now: The current date, for the age check; `Date()` by default (a test passes a fixed date).
     /// - Throws: `HARError` naming the file and the JSON path when the file exists but is not a HAR document.
     /// - Complexity: O(size of the cassette).
     public init(
         cassette fileURL: URL,
         mode: RecordMode = .once,
         matching: CassetteMatching = .default,
+        allowPlaybackRepeats: Bool = true,
+        reRecordInterval: Duration? = nil,
         redactor: Redactor = .default,
         bodyByteLimit: Int = ReplayHandler.defaultBodyByteLimit,
-        name: String = ReplayHandler.defaultName
+        name: String = ReplayHandler.defaultName,
+        now: Date = Date()
     ) throws(HARError) {
         let exists = FileManager.default.fileExists(atPath: fileURL.path)
         var loaded = exists && mode != .all ? try Cassette.load(contentsOf: fileURL) : Cassette()
+        let age = CassetteAge(entries: loaded.entries, interval: reRecordInterval, now: now)
+        // An expired cassette is recorded again as if it were missing; `none` never records, so it replays it.
+        let reRecords = age.isExpired && mode != .none
+        if reRecords { loaded = Cassette() }
         // What this handler writes says whether it was redacted (`{"redaction": "off"}` for Redactor.disabled).
         loaded.document.log.creator = loaded.document.log.creator.recordingRedaction(redactor.isEnabled)
         self.name = name
         self.fileURL = fileURL
         self.mode = mode
         self.matching = matching
+        self.allowPlaybackRepeats = allowPlaybackRepeats
+        self.reRecordInterval = reRecordInterval
+        self.isExpired = age.isExpired
+        self.age = age
         self.redactor = redactor
         self.bodyByteLimit = max(0, bodyByteLimit)
         self.fileExisted = exists
-        self.index = CassetteIndex(entries: mode.replays(fileExists: exists) ? loaded.entries : [], redactor: redactor)
+        replaysEntries = mode.replays(fileExists: exists && !reRecords)
+        recordsRequests = mode.records(fileExists: exists && !reRecords)
+        self.index = CassetteIndex(entries: replaysEntries ? loaded.entries : [], redactor: redactor)
         self.writer = CassetteWriter(fileURL: fileURL, cassette: loaded)
     }
 
@@ -100,22 +140,25 @@ public struct ReplayHandler: TransactionHandler {
     ///   - context: The transaction's context.
     ///   - next: The rest of the pipeline, called only to record.
     /// - Returns: The replayed response, or the live response with its body teed into the recording.
-    /// - Throws: `URLError(.resourceUnavailable)` when no entry matches and the mode does not record (its
-    ///   description names the cassette file, the request and the closest entry with the differences); what
-    ///   `next` throws while recording.
+    /// - Throws: `URLError(.resourceUnavailable)` when no entry matches (or, with ``allowPlaybackRepeats`` off,
+    ///   every matching entry was played) and the mode does not record (its description names the cassette file,
+    ///   the request and the closest entry with the differences, or the entries already played); what `next`
+    ///   throws while recording.
     /// - Complexity: O(entries sharing the request's method, origin and path) to match.
     public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let incoming = redactor.redact(request: Self.capture(request, limit: Int.max)).value
-        if mode.replays(fileExists: fileExisted), let recorded = index.take(incoming, matching: matching) {
-            return replay(recorded, for: request, context: context)
+        var played: [CassetteIndex.Recorded] = []
+        if replaysEntries {
+            switch index.take(incoming, matching: matching, allowRepeats: allowPlaybackRepeats) {
+            case .entry(let recorded): return replay(recorded, for: request, context: context)
+            case .exhausted(let entries): played = entries
+            case .none: break
+            }
         }
-        guard mode.records(fileExists: fileExisted) else {
-            let explanation = explainUnmatched(incoming)
-            context.answer(by: name)
-            context.annotate(Self.unmatchedAnnotation, explanation)
-            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: explanation]
-            if let url = request.url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-            throw URLError(.resourceUnavailable, userInfo: userInfo)
+        guard recordsRequests else {
+            let explanation =
+                played.isEmpty ? explainUnmatched(incoming) : explainExhausted(incoming, played: played)
+            throw refuse(request, explanation: explanation, context: context)
         }
         return try await record(request, context: context, next: next)
     }
@@ -137,26 +180,13 @@ public struct ReplayHandler: TransactionHandler {
         let url = request.url ?? recorded.request.url
         context.answer(by: name)
         context.annotate("cassette.entry", String(recorded.index))
+        var notes: [String] = []
         if let note = recorded.entry.response.content.comment, note.hasPrefix("body truncated") {
-            context.annotate("cassette.note", "replayed a recording with its " + note)
+            notes.append("replayed a recording with its " + note)
         }
+        if isExpired { notes.append(age.staleReplayNote(mode: mode)) }
+        if !notes.isEmpty { context.annotate("cassette.note", notes.joined(separator: "; ")) }
         return recorded.response(url: url)
-    }
-
-    private func explainUnmatched(_ request: CapturedRequest) -> String {
-        var message =
-            "cassette \(fileURL.lastPathComponent): no recorded entry matches \(request.method) "
-            + "\(request.url.absoluteString) (record mode \(mode)"
-        if !fileExisted { message += "; the file does not exist" }
-        message += ")"
-        if let (closest, reasons) = index.closest(to: request, matching: matching) {
-            message +=
-                "; closest is entry \(closest.index), \(closest.request.method) "
-                + "\(closest.request.url.absoluteString): " + reasons.joined(separator: "; ")
-        } else {
-            message += "; the cassette has no replayable entries"
-        }
-        return message
     }
 
     /// The request as a captured value, its body kept up to `limit` bytes.
