@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "NetTapTests", dependencies: ["NetTap", "NetTapTesting", "NetTapTestSupport"]),
         .testTarget(
             name: "NetTapTestingTests",
-            dependencies: ["NetTapTesting", "NetTapCore", "NetTapMocking"]
+            dependencies: ["NetTapTesting", "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapHAR"]
         ),
         .testTarget(
             name: "NetTapHARTests",

@@ -260,6 +260,16 @@ public final class MockSet: Sendable {
         }
     }
 
+    /// Every stub (base stubs first, then each scenario's in order) with the requests it answered since it was
+    /// added or counters were reset: what a test checks for stubs never used.
+    ///
+    /// - Complexity: O(number of stubs).
+    package var stubHits: [(stub: Stub, scenario: String?, hits: Int)] {
+        state.withLock { state in
+            state.allEntries.map { ($0.stub, $0.scenario, state.hits[$0.order, default: 0]) }
+        }
+    }
+
     /// Sets every hit count to zero, which also starts every sequence stub again from its first response.
     public func resetCounters() {
         state.withLock { $0.hits = [:] }

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// NetTap for one test: a private interceptor with its own stubs, request journal and capture, and the
 /// sessions that go through it.
 ///
-/// Made by ``withNetTap(unmatched:stubs:scenarios:cassette:recordMode:matching:clock:checkUnmatched:fileID:filePath:line:column:_:)``,
+/// Made by ``withNetTap(unmatched:stubs:scenarios:cassette:recordMode:matching:allowPlaybackRepeats:reRecordInterval:clock:checkUnmatched:checkUnusedStubs:checkUnplayedEntries:fileID:filePath:line:column:_:)``,
 /// which removes it at the end. Nothing here is global: tests that run in parallel (Swift Testing runs tests
 /// in parallel by default) each see only their own stubs, requests and transactions, as long as the code
 /// under test uses ``session`` or a session from ``makeSession(configuration:delegate:delegateQueue:)``.
@@ -40,12 +40,26 @@ public final class NetTapTestScope: Sendable {
     /// A session through this scope, from an ephemeral configuration (no shared cookies or cache).
     public let session: URLSession
     private let sessions = Locked([URLSession]())
+    /// Where the scope's stubs were declared, and what its checks reported.
+    let ledger: ScopeLedger
 
-    init(interceptor: NetTapInterceptor, mocks: MockSet, journal: RequestJournal, cassette: ReplayHandler?) {
+    init(
+        interceptor: NetTapInterceptor,
+        mocks: MockSet,
+        journal: RequestJournal,
+        cassette: ReplayHandler?,
+        origin: TestSourceLocation,
+        unmatched: MockHandler.UnmatchedPolicy
+    ) {
         self.interceptor = interceptor
         self.mocks = mocks
         self.journal = journal
         self.cassette = cassette
+        ledger = ScopeLedger(origin: origin, recordsStubs: unmatched == .record)
+        for (stub, scenario, _) in mocks.stubHits {
+            let how = scenario == nil ? "the stubs: argument of withNetTap" : "the scenarios: argument of withNetTap"
+            ledger.declare(.init(name: stub.name, scenario: scenario), at: origin, how: how)
+        }
         let session = interceptor.makeSession(configuration: .ephemeral)
         self.session = session
         sessions.withLock { $0.append(session) }
@@ -80,10 +94,24 @@ public final class NetTapTestScope: Sendable {
     ///   - name: The stub's name, shown in explanations and the `stub` annotation.
     ///   - matcher: Which requests it answers.
     ///   - response: The answer.
+    ///   - fileID: The caller's file ID (leave the default): where an unused-stub report points.
+    ///   - filePath: The caller's file path (leave the default).
+    ///   - line: The caller's line (leave the default).
+    ///   - column: The caller's column (leave the default).
     /// - Returns: The stub as added.
     @discardableResult
-    public func stub(_ name: String, _ matcher: RequestMatcher, _ response: StubResponse) -> Stub {
+    public func stub(
+        _ name: String,
+        _ matcher: RequestMatcher,
+        _ response: StubResponse,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) -> Stub {
         let stub = Stub(name, matching: matcher, response: response)
+        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        ledger.declare(.init(name: name, scenario: nil), at: location, how: "tap.stub")
         mocks.add(stub)
         return stub
     }
@@ -93,10 +121,21 @@ public final class NetTapTestScope: Sendable {
     /// - Parameters:
     ///   - matcher: Which requests it answers.
     ///   - response: The answer.
+    ///   - fileID: The caller's file ID (leave the default): where an unused-stub report points.
+    ///   - filePath: The caller's file path (leave the default).
+    ///   - line: The caller's line (leave the default).
+    ///   - column: The caller's column (leave the default).
     /// - Returns: The stub as added.
     @discardableResult
-    public func stub(_ matcher: RequestMatcher, _ response: StubResponse) -> Stub {
-        stub(matcher.description, matcher, response)
+    public func stub(
+        _ matcher: RequestMatcher,
+        _ response: StubResponse,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) -> Stub {
+        stub(matcher.description, matcher, response, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Every request sent so far, in arrival order; bodies are in `httpBody`.
@@ -176,8 +215,11 @@ public final class NetTapTestScope: Sendable {
     }
 
     /// Checks that no request went unmatched; reports each unmatched request with the closest stub and why
-    /// it missed.
+    /// it missed, and each request the cassette could not answer with the closest entry and what differed.
     ///
+    /// With a cassette, a request no stub matched is the cassette's to answer, so only the requests the cassette
+    /// could not answer count. Call it where the report should point, for example on the scope's last line: the
+    /// check `withNetTap` makes when the scope ends then leaves out what this call reported.
     /// - Parameters:
     ///   - fileID: The caller's file ID (leave the default).
     ///   - filePath: The caller's file path (leave the default).
@@ -191,7 +233,11 @@ public final class NetTapTestScope: Sendable {
         line: Int = #line,
         column: Int = #column
     ) -> Bool {
-        checkUnmatched(at: TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        checkUnmatched(
+            at: TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            stubMisses: cassette == nil,
+            onlyUnreported: false
+        )
     }
 
     private func expect(
@@ -217,15 +263,40 @@ public final class NetTapTestScope: Sendable {
         return false
     }
 
-    func checkUnmatched(at location: TestSourceLocation) -> Bool {
-        let unmatched = mocks.unmatchedRequests
-        guard !unmatched.isEmpty else { return true }
-        let lines = unmatched.map { "  " + mocks.explainUnmatched($0) }
-        TestFailure.record(
-            "\(unmatched.count) request(s) matched no stub:\n" + lines.joined(separator: "\n"),
-            at: location
-        )
-        return false
+    /// Reports the requests no stub matched (when `stubMisses`) and those the cassette refused, each with its
+    /// near miss; with `onlyUnreported`, only those no earlier check reported.
+    ///
+    /// - Returns: Whether there were none.
+    func checkUnmatched(at location: TestSourceLocation, stubMisses: Bool, onlyUnreported: Bool) -> Bool {
+        let reported = ledger.reportedCounts
+        var passed = true
+        if stubMisses {
+            let all = mocks.unmatchedRequests
+            let unmatched = onlyUnreported ? ScopeLedger.unreported(all, reported: reported.unmatched) : all[...]
+            ledger.markReported(unmatched: all.count)
+            if !unmatched.isEmpty {
+                let lines = unmatched.map { "  " + mocks.explainUnmatched($0) }
+                TestFailure.record(
+                    "\(unmatched.count) request(s) matched no stub:\n" + lines.joined(separator: "\n"),
+                    at: location
+                )
+                passed = false
+            }
+        }
+        if let cassette {
+            let all = cassette.refusals
+            let refused = onlyUnreported ? ScopeLedger.unreported(all, reported: reported.refusals) : all[...]
+            ledger.markReported(refusals: all.count)
+            if !refused.isEmpty {
+                TestFailure.record(
+                    "\(refused.count) request(s) the cassette \(cassette.fileURL.lastPathComponent) could not answer:\n"
+                        + refused.map { "  " + $0 }.joined(separator: "\n"),
+                    at: location
+                )
+                passed = false
+            }
+        }
+        return passed
     }
 
     /// Ends the scope: cancels what is still in flight, flushes the cassette, turns the interceptor off.
