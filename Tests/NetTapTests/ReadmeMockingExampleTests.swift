@@ -67,12 +67,12 @@ struct ReadmeMockingExampleTests {
 
     // README-BEGIN testing
     @Test func showsAnEmptyCart() async throws {
-        try await withNetTap { tap in  // a private interceptor: parallel tests never see each other's stubs
+        try await withNetTap { tap in  // private: parallel tests never see each other's stubs; unmatched reported here
             tap.stub(.method("GET") && .path("/v1/cart"), .json(["items": []]))
             let (data, _) = try await tap.session.data(from: URL(string: "https://api.nettap.example/v1/cart")!)
             #expect(try JSONValue(data: data) == ["items": []])
             tap.expect(.path("/v1/cart"), count: 1)  // failures point at this line, in Swift Testing and XCTest
-        }  // sessions closed; any request no stub matched is reported here
+        }  // sessions closed, cassette flushed, then the checks run
     }
     // README-END testing
 
