@@ -5,6 +5,7 @@ import NetTapFiles
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 
 extension NetTapConfiguration {
@@ -42,6 +43,7 @@ extension NetTapConfiguration {
         case is MockHandler: .mock
         case is LocalFilesHandler: .files
         case is ReplayHandler: .cassette
+        case is RewriteHandler: .rewrite
         case is OfflineCacheHandler: .cache
         default: nil
         }
