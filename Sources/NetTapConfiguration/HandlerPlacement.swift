@@ -16,7 +16,7 @@ extension NetTapConfiguration {
     ///   - current: The interceptor's handlers, the app's own among them.
     /// - Returns: `current` where each configured handler replaces the first of its kind, or is inserted before
     ///   the first of NetTap's handlers that belongs further in, else appended.
-    static func placing(
+    package static func placing(
         _ configured: [any TransactionHandler],
         among current: [any TransactionHandler]
     ) -> [any TransactionHandler] {
