@@ -60,6 +60,9 @@ extension ConfigNode {
 }
 
 extension MapRemote {
+    /// The keys of a map remote rule object.
+    package static let configurationKeys: Set<String> = ["from", "to", "match", "preserveHost"]
+
     /// Reads a rule: `{"from": "https://api.example.com", "to": "http://127.0.0.1:8080", "match": {…},
     /// "preserveHost": false}`.
     ///
@@ -67,7 +70,7 @@ extension MapRemote {
     /// - Throws: `ConfigurationError` at `from` or `to` for a URL that is no prefix NetTap maps, at `match` for a bad
     ///   matcher, or for an unknown key.
     package init(configuration node: ConfigNode) throws {
-        try node.rejectUnknownKeys(allowed: ["from", "to", "match", "preserveHost"])
+        try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let fromNode = try node.requiredChild("from")
         let toNode = try node.requiredChild("to")
         let from = try fromNode.stringValue()
@@ -84,6 +87,9 @@ extension MapRemote {
 }
 
 extension HeaderEdit {
+    /// The keys of a header rule object.
+    package static let configurationKeys: Set<String> = ["remove", "set", "add", "match"]
+
     /// Reads a header rule: `{"remove": ["Server"], "set": {"X-Debug": "1"}, "add": {"Via": "nettap"}, "match": {…}}`,
     /// as one edit per field, removals first, then sets, then additions (each by name).
     ///
@@ -92,7 +98,7 @@ extension HeaderEdit {
     /// - Throws: `ConfigurationError` at the member of a bad name or value, for a rule with none of the three keys,
     ///   or for an unknown key.
     package static func rules(configuration node: ConfigNode) throws -> [HeaderEdit] {
-        try node.rejectUnknownKeys(allowed: ["remove", "set", "add", "match"])
+        try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let matcher = try node.ruleMatcher()
         var edits: [HeaderEdit] = []
         for name in try node.array("remove") {
@@ -120,6 +126,9 @@ extension HeaderEdit {
 }
 
 extension BodyReplacement {
+    /// The keys of a body rule object.
+    package static let configurationKeys: Set<String> = ["replace", "with", "jsonPath", "value", "remove", "match"]
+
     /// Reads a body rule: `{"replace": "text", "with": "other"}`, `{"jsonPath": "$.a", "value": …}` or
     /// `{"jsonPath": "$.a", "remove": true}`, each with an optional `match`.
     ///
@@ -127,7 +136,7 @@ extension BodyReplacement {
     /// - Throws: `ConfigurationError` at the member at fault: empty text, a JSON path that does not parse, a rule of
     ///   both kinds or of neither, a JSON rule with both `value` and `remove` or neither, or an unknown key.
     package init(configuration node: ConfigNode) throws {
-        try node.rejectUnknownKeys(allowed: ["replace", "with", "jsonPath", "value", "remove", "match"])
+        try node.rejectUnknownKeys(allowed: Self.configurationKeys)
         let matcher = try node.ruleMatcher()
         let replace = try node.child("replace")
         let path = try node.child("jsonPath")
