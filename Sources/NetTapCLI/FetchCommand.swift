@@ -1,6 +1,6 @@
 import Foundation
-import NetTapCore
 import NetTapConfiguration
+import NetTapCore
 import NetTapHAR
 import NetTapRewrite
 import NetTapShaping

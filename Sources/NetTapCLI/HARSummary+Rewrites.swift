@@ -29,7 +29,8 @@ extension HARSummary {
         of entries: [HAREntry],
         redactor: Redactor
     ) -> [RewrittenEntry] {
-        let rewritten = indexed.filter { item in item.transaction.annotations.keys.contains { $0.hasPrefix("rewrite.") } }
+        let rewritten = indexed.filter { item in item.transaction.annotations.keys.contains { $0.hasPrefix("rewrite.") }
+        }
         guard !rewritten.isEmpty else { return [] }
         let secrets = redactor.secrets(of: entries)
         return rewritten.map { item in
