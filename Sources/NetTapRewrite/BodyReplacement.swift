@@ -54,12 +54,10 @@ public struct BodyReplacement: Sendable {
             }
             prepared = .text(needle: Array(text.utf8), replacement: Array(replacement.utf8))
         case .jsonValue(let path, let value):
-            let bytes: Data
-            do {
-                bytes = try value.data()
-            } catch {
-                throw RewriteRuleError(kind: .jsonValue, input: "\(value)", message: "JSON holds finite numbers only")
+            if let number = Self.nonFiniteNumber(in: value) {
+                throw RewriteRuleError(kind: .jsonValue, input: "\(number)", message: "JSON holds finite numbers only")
             }
+            let bytes = (try? value.data()) ?? Data("null".utf8)
             prepared = .setJSON(try JSONValuePath(parsing: path), value: Array(bytes))
         case .jsonRemoval(let path):
             let parsed = try JSONValuePath(parsing: path)
@@ -118,6 +116,16 @@ public struct BodyReplacement: Sendable {
         matching matcher: RequestMatcher = .any
     ) throws(RewriteRuleError) -> BodyReplacement {
         try BodyReplacement(.jsonRemoval(path: path), matching: matcher)
+    }
+
+    /// The first number in `value` that JSON cannot hold (infinite or not a number), or `nil`.
+    private static func nonFiniteNumber(in value: JSONValue) -> Double? {
+        switch value {
+        case .number(let number): number.isFinite ? nil : number
+        case .array(let elements): elements.lazy.compactMap(nonFiniteNumber(in:)).first
+        case .object(let members): members.values.lazy.compactMap(nonFiniteNumber(in:)).first
+        default: nil
+        }
     }
 
     /// Whether the rule needs the whole body (JSON rules); text rules work on a stream.

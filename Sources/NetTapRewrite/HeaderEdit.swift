@@ -51,11 +51,12 @@ public struct HeaderEdit: Sendable {
         switch operation {
         case .set(let value), .add(let value):
             if let bad = value.unicodeScalars.firstIndex(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
+                let offset = value.unicodeScalars.distance(from: value.unicodeScalars.startIndex, to: bad)
                 throw RewriteRuleError(
                     kind: .headerValue,
                     input: value,
-                    message: "a header value holds no line break or control character",
-                    offset: value.unicodeScalars.distance(from: value.unicodeScalars.startIndex, to: bad)
+                    message: "a header value holds no line break or control character (at character \(offset + 1))",
+                    offset: offset
                 )
             }
         case .remove:

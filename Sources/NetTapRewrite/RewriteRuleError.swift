@@ -47,9 +47,19 @@ public struct RewriteRuleError: Error, CustomStringConvertible, Sendable, Equata
         self.offset = offset
     }
 
-    /// `invalid <kind> "<input>": <message>`.
+    /// `invalid <kind> "<input>": <message>`, on one line: control characters in the input are escaped (`\r`, `\n`,
+    /// `\u{1B}`).
     public var description: String {
-        "invalid \(kind.rawValue) \"\(input)\": \(message)"
+        let shown = input.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\r": "\\r"
+            case "\n": "\\n"
+            case "\t": "\\t"
+            default:
+                scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            }
+        }
+        return "invalid \(kind.rawValue) \"\(shown.joined())\": \(message)"
     }
 }
 
