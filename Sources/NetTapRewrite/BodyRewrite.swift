@@ -54,6 +54,11 @@ struct BodyRewrite: Sendable {
         }
     }
 
+    /// Leaves the body alone: every rule changes nothing, for `reason`.
+    mutating func skipAll(_ reason: String) {
+        outcomes = Array(repeating: .unchanged(reason), count: rules.count)
+    }
+
     /// Starts streaming: text rules replace as pieces pass, the others change nothing, for `reason`.
     ///
     /// - Parameter reason: Why the rules that need the whole body are skipped, such as `the body is over the

@@ -20,7 +20,8 @@ extension RewriteHandler {
     /// applies, as long as it stays under the limit) is read whole before the head goes on, rewritten, and given
     /// its `Content-Length` (without `Content-Encoding`: the bytes are the decoded ones); any other body streams
     /// through the text rules, without `Content-Length` unless they keep the length, while JSON rules leave it
-    /// alone. A response that may have no content (`HEAD`, 1xx, 204, 304) is left as it is.
+    /// alone. A response that may have no content (`HEAD`, 1xx, 204, 304) is left as it is, and so is a partial one
+    /// (206), whose `Content-Range` a new length would contradict.
     func rewriteBody(
         of response: HandlerResponse,
         for request: URLRequest,
@@ -29,6 +30,13 @@ extension RewriteHandler {
     ) async throws -> HandlerResponse {
         let applying = rules.responseBody.filter { $0.matcher.matches(request) }
         guard !applying.isEmpty, !Self.hasNoContent(statusCode: response.statusCode, method: method) else {
+            return response
+        }
+        if response.statusCode == 206 {
+            // A changed length would no longer match Content-Range: a part of a body is left as it is.
+            var skipped = BodyRewrite(rules: applying)
+            skipped.skipAll("a partial response (206) is left alone")
+            Self.report(skipped, in: context)
             return response
         }
         let limit = rules.bodyBufferLimit

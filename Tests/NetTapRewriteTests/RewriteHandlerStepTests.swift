@@ -278,6 +278,24 @@ struct RewriteHandlerStepTests {
         }
     }
 
+    @Test("a partial response (206) is left alone: a new length would contradict its Content-Range")
+    func partialContent() async throws {
+        let harness = HandlerHarness(handler: Self.handler(RewriteRules(responseBody: [try .text("a", with: "bb")])))
+        _ = await harness.start(URLRequest(url: Self.production))
+        let answer = try await harness.respond(
+            statusCode: 206,
+            headers: ["Content-Range": "bytes 0-2/10", "Content-Length": "3"],
+            body: Data("aaa".utf8)
+        )
+        #expect(answer.headers["Content-Length"] == "3")
+        #expect(try await harness.readBody() == Data("aaa".utf8))
+        #expect(
+            harness.context.annotations[RewriteHandler.responseBodyAnnotation]
+                == #"replace "a" with "bb": a partial response (206) is left alone"#
+        )
+        try await harness.finish()
+    }
+
     @Test("the app cancelling while a rewritten body streams cancels the body from below")
     func cancelWhileStreaming() async throws {
         let harness = HandlerHarness(handler: Self.handler(RewriteRules(responseBody: [try .text("x", with: "yy")])))
