@@ -2,6 +2,7 @@ import Foundation
 import NetTapCLI
 import NetTapCore
 import NetTapHAR
+import NetTapMocking
 import NetTapTestSupport
 import Testing
 
@@ -43,6 +44,15 @@ struct RewriteCommandTests {
         let page = try String(contentsOf: directory.appendingPathComponent("page.html"), encoding: .utf8)
         #expect(page.contains(#"["Sent to","http://127.0.0.1:\#(server.port)/get?x=1"]"#))
         #expect(page.contains("detail-rewrite"))
+
+        // A stub saved from the entry matches what the app asked for: stubs sit above the rewrite rules.
+        let save = await runCLI(["mock", "save", "mapped.har", "--to", "mocks.json"], workingDirectory: directory)
+        #expect(save.exitCode == .success, "\(save.standardError)")
+        #expect(save.standardOutput.contains("request:  GET https://api.example.com/v1/get?x=1"))
+        let mocks = try MockConfiguration.load(contentsOf: directory.appendingPathComponent("mocks.json"))
+        let stub = try #require(mocks.stubs.first)
+        #expect(stub.matcher.matches(URLRequest(url: URL(string: "https://api.example.com/v1/get?x=1")!)))
+        #expect(!stub.matcher.matches(URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/get?x=1")!)))
     }
 
     @Test(
