@@ -121,6 +121,33 @@ struct RewriteTests {
         #expect((echo["cookies"] as? [String: String])?["session"] == "staging-\(way)")
     }
 
+    @Test("preserveHost sends the app's host in Host to the mapped server", arguments: Way.allCases)
+    func preserveHost(way: Way) async throws {
+        let server = try await HTTPBin.shared()
+        let rule = try MapRemote(from: Self.production, to: server.url("/").absoluteString, preservesHostHeader: true)
+        let (client, _) = try Self.client(RewriteRules(mapRemote: [rule]), way: way)
+        let outcome = await client.send(URLRequest(url: URL(string: "\(Self.production)/headers")!), style: .async)
+        #expect(outcome.statusCode == 200)
+        let echoed = try #require(try Self.json(outcome.body)["headers"] as? [String: String])
+        #expect(echoed["Host"] == "api.example.com")
+    }
+
+    @Test("a mapped server that is down fails with the platform's error, naming the app's URL")
+    func mappedServerDown() async throws {
+        let port = try HTTPBin.unusedPort()
+        let rule = try MapRemote(from: Self.production, to: "http://127.0.0.1:\(port)")
+        let (client, _) = try Self.client(RewriteRules(mapRemote: [rule]))
+        let original = try #require(URL(string: "\(Self.production)/users"))
+        for style in CallerStyle.allCases {
+            let outcome = await client.send(URLRequest(url: original), style: style)
+            #expect(outcome.errorCode == URLError.cannotConnectToHost.rawValue, "\(style)")
+        }
+        let session = try Self.client(RewriteRules(mapRemote: [rule])).0.plain
+        let error = await #expect(throws: URLError.self) { _ = try await session.data(from: original) }
+        #expect(error?.failingURL == original)
+        #expect(error?.userInfo["NSErrorFailingURLStringKey"] as? String == original.absoluteString)
+    }
+
     @Test(
         "request header edits reach httpbin's /headers; response header edits reach the app",
         arguments: CallerStyle.allCases
