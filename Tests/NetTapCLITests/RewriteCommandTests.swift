@@ -55,6 +55,32 @@ struct RewriteCommandTests {
         #expect(!stub.matcher.matches(URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/get?x=1")!)))
     }
 
+    @Test("fetch --map-remote comes before a --config file's map remote rules and keeps its other rewrite rules")
+    func mapRemoteWithConfiguration() async throws {
+        let server = try await HTTPBin.shared()
+        let directory = try makeTemporaryDirectory()
+        let configuration = """
+            {"rewrite": {
+              "mapRemote": [{"from": "https://api.example.com", "to": "http://127.0.0.1:1"}],
+              "requestHeaders": [{"set": {"X-From-Config": "yes"}}]
+            }}
+            """
+        try Data(configuration.utf8).write(to: directory.appendingPathComponent("nettap.json"))
+        let interceptor = NetTapInterceptor()
+        let fetch = await runCLI(
+            [
+                "fetch", "--config", "nettap.json", "https://api.example.com/headers",
+                "--map-remote", "https://api.example.com=\(server.url("/").absoluteString)",
+            ],
+            interceptor: interceptor,
+            workingDirectory: directory
+        )
+        #expect(fetch.exitCode == .success, "\(fetch.standardError)")
+        let echo = try #require(try JSONSerialization.jsonObject(with: fetch.standardOutputData) as? [String: Any])
+        #expect((echo["headers"] as? [String: String])?["X-From-Config"] == "yes")
+        #expect(interceptor.handlers.count == 1, "the configured rewrite handler is back after the command")
+    }
+
     @Test(
         "fetch --map-remote says what is wrong with a bad FROM=TO, with exit 2",
         arguments: [
