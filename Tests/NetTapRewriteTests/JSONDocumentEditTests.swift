@@ -74,6 +74,50 @@ struct JSONDocumentEditTests {
         #expect(JSONDocumentEdit.removing(at: try JSONValuePath(parsing: "$[0]"), in: Array(deep.utf8)) == .notJSON)
     }
 
+    @Test("on thousands of damaged documents an edit never traps, and what it writes is JSON whenever it read JSON")
+    func damagedDocuments() throws {
+        let original = Array(#"{"user": {"name": "A\u00e9", "tags": [1, 2.5e3, true, null]}, "ads": [{"id": 1}]}"#.utf8)
+        let paths = try ["$.user.name", "$.user.tags[*]", "$.ads[0].id", "$.*", "$.user.missing"].map(
+            JSONValuePath.init(parsing:)
+        )
+        var seed: UInt64 = 0x5EED
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        let alphabet = Array(#"{}[]",:\ 0123456789.eE-+tfnul"#.utf8)
+        var edited = 0
+        for _ in 0..<4000 {
+            var document = original
+            for _ in 0...(next() % 3) {
+                let position = next() % document.count
+                document[position] = alphabet[next() % alphabet.count]
+            }
+            let readsAsJSON =
+                (try? JSONSerialization.jsonObject(with: Data(document), options: [.fragmentsAllowed])) != nil
+            for path in paths {
+                for outcome in [
+                    JSONDocumentEdit.setting(Array(#"{"x":[]}"#.utf8), at: path, in: document),
+                    JSONDocumentEdit.removing(at: path, in: document),
+                ] {
+                    guard case .edited(let bytes, _) = outcome else { continue }
+                    edited += 1
+                    #expect(
+                        readsAsJSON,
+                        "edited a document JSONSerialization refuses: \(String(decoding: document, as: UTF8.self))"
+                    )
+                    #expect(
+                        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil,
+                        "wrote something that is not JSON from \(String(decoding: document, as: UTF8.self))"
+                    )
+                }
+            }
+        }
+        #expect(edited > 1000)
+        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
+        #expect(JSONDocumentEdit.removing(at: try JSONValuePath(parsing: "$[0]"), in: deep) == .notJSON)
+    }
+
     @Test("member names with escapes are read as their text")
     func escapedNames() throws {
         let document = #"{"na\u006de":"x","\ud83d\ude00":1,"a\"b":2}"#
