@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "NetTapMocking", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapReplay", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapShaping", dependencies: ["NetTapCore"], swiftSettings: strict),
+        .target(name: "NetTapRewrite", dependencies: ["NetTapCore"], swiftSettings: strict),
         .target(name: "NetTapReport", dependencies: ["NetTapCore", "NetTapHAR"], swiftSettings: strict),
         .target(name: "NetTapAudit", dependencies: ["NetTapCore"], swiftSettings: strict),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -59,7 +60,7 @@ let package = Package(
             name: "NetTapConfiguration",
             dependencies: [
                 "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache", "NetTapFiles",
-                "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapInspector",
+                "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapInspector", "NetTapRewrite",
             ],
             swiftSettings: strict
         ),
@@ -68,7 +69,7 @@ let package = Package(
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
                 "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport",
-                "NetTapConfiguration", "NetTapInspector",
+                "NetTapConfiguration", "NetTapInspector", "NetTapRewrite",
             ],
             swiftSettings: strict
         ),
@@ -82,7 +83,7 @@ let package = Package(
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapFiles",
                 "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapReport", "NetTapConfiguration",
-                "NetTapInspector",
+                "NetTapInspector", "NetTapRewrite",
             ],
             resources: [
                 .copy("Resources/demo.har"), .copy("Resources/demo-mocks.json"), .copy("Resources/web"),
@@ -138,6 +139,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NetTapRewriteTests",
+            dependencies: ["NetTapRewrite", "NetTapCore", "NetTapTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NetTapShapingTests",
             dependencies: ["NetTapShaping", "NetTapCore", "NetTapTesting"],
             swiftSettings: strict
@@ -176,7 +182,7 @@ let package = Package(
             dependencies: [
                 "NetTapConfiguration", "NetTapCore", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
                 "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapStore", "NetTapTesting", "NetTapTestSupport",
-                "NetTapInspector",
+                "NetTapInspector", "NetTapRewrite",
             ],
             swiftSettings: strict
         ),
@@ -204,7 +210,7 @@ let package = Package(
             name: "NetTapCLITests",
             dependencies: [
                 "NetTapCLI", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapCore", "NetTapTesting",
-                "NetTapTestSupport", "NetTapStore", "NetTapReport",
+                "NetTapTestSupport", "NetTapStore", "NetTapReport", "NetTapRewrite",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -213,6 +219,7 @@ let package = Package(
             dependencies: [
                 "NetTapCore", "NetTapHAR", "NetTapMocking", "NetTapReplay", "NetTapShaping", "NetTapCache",
                 "NetTapFiles", "NetTapIntegrity", "NetTapAudit", "NetTapTestSupport", "NetTapTesting", "NetTapCrypto",
+                "NetTapRewrite",
             ],
             swiftSettings: strict
         ),

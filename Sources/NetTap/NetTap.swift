@@ -10,5 +10,6 @@
 @_exported import NetTapMocking
 @_exported import NetTapReplay
 @_exported import NetTapReport
+@_exported import NetTapRewrite
 @_exported import NetTapShaping
 @_exported import NetTapStore

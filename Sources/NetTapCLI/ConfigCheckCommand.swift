@@ -1,13 +1,15 @@
 import Foundation
 import NetTapConfiguration
 import NetTapCore
+import NetTapRewrite
 
 /// `nettap config check FILE`: validates a `nettap.json` and prints every error with its JSON path.
 ///
 /// Every error is found (`NetTapConfiguration.check(contentsOf:)`), so one mistake does not hide the next: the
 /// output has one line per error in document order, `FILE: $.path: message` (unknown keys with a did-you-mean
 /// suggestion), `FILE:line:column: message` for invalid JSON (trailing commas included), or `FILE: no such file`.
-/// A valid file prints `FILE: ok (sections: mocks, shaping)`. Checking creates and changes no file.
+/// A valid file prints `FILE: ok (sections: mocks, shaping)`, then its rewrite rules when it has a `rewrite` section.
+/// Checking creates and changes no file.
 ///
 /// Exit codes: 0 valid, 1 invalid or unreadable (the lines say why), 2 usage error.
 package struct ConfigCheckCommand: Command {
@@ -82,7 +84,8 @@ package struct ConfigCheckCommand: Command {
     package static func text(_ check: ConfigurationCheck, file: String, fileName: String) -> String {
         guard !check.isValid else {
             let sections = check.sections.isEmpty ? "none" : check.sections.joined(separator: ", ")
-            return "\(file): ok (sections: \(sections))\n"
+            let rewrite = check.configuration?.rewrite.map { RewriteRulesText.text($0.rules) } ?? ""
+            return "\(file): ok (sections: \(sections))\n" + rewrite
         }
         return check.errors.map { error in
             var named = error

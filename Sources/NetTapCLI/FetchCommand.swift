@@ -1,6 +1,8 @@
 import Foundation
+import NetTapConfiguration
 import NetTapCore
 import NetTapHAR
+import NetTapRewrite
 import NetTapShaping
 
 #if canImport(FoundationNetworking)
@@ -80,6 +82,13 @@ package struct FetchCommand: Command {
                 help: "Shapes the request with a network profile preset: "
                     + NetworkProfile.presets.keys.sorted().joined(separator: ", ") + "."
             ),
+            OptionSpec(
+                names: ["--map-remote"],
+                valueName: "FROM=TO",
+                isRepeatable: true,
+                help: "Sends requests under the URL prefix FROM to the prefix TO instead (repeatable; the first that "
+                    + "takes the URL wins): --map-remote https://api.example.com/v1=http://127.0.0.1:8080/staging/v1."
+            ),
         ],
         discussion: """
             The summary line (status, size in bytes, time in milliseconds, redirects, who answered) goes to
@@ -104,6 +113,11 @@ package struct FetchCommand: Command {
             --profile puts a ShapingHandler with the preset in front of the pipeline for this request: latency
             and bandwidth slow it down; offline, dns-failure, server-down and 100%-loss fail it without sending
             it (exit 1); timeout fails it with -1001 after --timeout seconds.
+
+            --map-remote FROM=TO sends a request under FROM (scheme, host, optional port and path prefix) to TO,
+            keeping the rest of the path, the query, the method, the header fields and the body, as Charles's and
+            Proxyman's Map Remote do; rules of a --config file's rewrite section apply after the command line's.
+            The summary line then names where the request went; the capture (and --har) keeps both URLs.
             """
     )
 
@@ -137,6 +151,8 @@ package struct FetchCommand: Command {
     package var profile: NetworkProfile?
     /// The `--profile` name as typed, shown in the summary line.
     package var profileName: String?
+    /// The `--map-remote` rules, in the order given.
+    package var mapRemote: [MapRemote]
     /// Where to write the body (`-o`), as typed; `nil` prints it.
     package var outputPath: String?
     /// Whether the capture, the HAR file, the printed headers and messages are redacted (no `--no-redact`).
@@ -164,6 +180,7 @@ package struct FetchCommand: Command {
         let shaping = try Self.profile(from: arguments)
         profile = shaping?.profile
         profileName = shaping?.name
+        mapRemote = try Self.mapRemote(from: arguments)
         outputPath = arguments.value("-o")
         redacts = !arguments.has("--no-redact")
     }
@@ -248,6 +265,38 @@ package struct FetchCommand: Command {
         return (preset, name)
     }
 
+    /// The `--map-remote FROM=TO` rules, in order.
+    private static func mapRemote(from arguments: ParsedArguments) throws(CLIError) -> [MapRemote] {
+        var rules: [MapRemote] = []
+        for value in arguments.allValues("--map-remote") {
+            let input = "--map-remote \(Formatting.quoted(value))"
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                throw usage(input, "must look like FROM=TO, such as https://api.example.com=http://127.0.0.1:8080")
+            }
+            let from = String(value[..<equals])
+            let to = String(value[value.index(after: equals)...])
+            guard !to.isEmpty else { throw usage(input, "TO is missing after \"=\"") }
+            do {
+                rules.append(try MapRemote(from: from, to: to))
+            } catch {
+                throw usage(input, "\(error.input == from ? "FROM" : "TO") is an \(error.description)")
+            }
+        }
+        return rules
+    }
+
+    /// The interceptor's handlers with the `--map-remote` rules in a rewrite handler, at the rewrite handler's place:
+    /// merged before the map remote rules of one already there (a `--config` file's), or placed as a configured one.
+    private func handlers(mapping previous: [any TransactionHandler]) -> [any TransactionHandler] {
+        guard !mapRemote.isEmpty else { return previous }
+        var rules = RewriteRules(mapRemote: mapRemote)
+        if let existing = previous.lazy.compactMap({ $0 as? RewriteHandler }).first {
+            rules = existing.rules
+            rules.mapRemote = mapRemote + existing.rules.mapRemote
+        }
+        return NetTapConfiguration.placing([RewriteHandler(rules: rules)], among: previous)
+    }
+
     /// Sends the request and prints the response.
     ///
     /// - Parameter environment: Outputs and the interceptor to send through.
@@ -257,11 +306,12 @@ package struct FetchCommand: Command {
         let request = try makeRequest(environment)
         let interceptor = environment.interceptor
         let previousHandlers = interceptor.handlers
+        interceptor.handlers = handlers(mapping: previousHandlers)
         if let profile {
             // First in the pipeline, so a failing condition stops the request before anything else sees it.
-            interceptor.handlers = [ShapingHandler(shaper: NetworkShaper(profile: profile))] + previousHandlers
+            interceptor.handlers.insert(ShapingHandler(shaper: NetworkShaper(profile: profile)), at: 0)
         }
-        defer { if profile != nil { interceptor.handlers = previousHandlers } }
+        defer { if profile != nil || !mapRemote.isEmpty { interceptor.handlers = previousHandlers } }
         // --no-redact captures the secrets too; otherwise the interceptor's own redaction stays in force, and
         // everything written below is redacted with Redactor.default as well.
         let previousRedactor = interceptor.redactor
@@ -389,9 +439,13 @@ package struct FetchCommand: Command {
             ?? Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let redirects = transaction?.redirects.count ?? 0
         let answeredBy = transaction?.answeredBy ?? CapturedTransaction.answeredByNetwork
+        let mapped = transaction.flatMap { captured in
+            captured.annotations[RewriteHandler.originalURLAnnotation].map { _ in captured.request.url.absoluteString }
+        }
         return "\(Formatting.statusLine(status)), \(byteCount) bytes, \(Formatting.milliseconds(milliseconds)) ms, "
             + "\(redirects) redirect\(redirects == 1 ? "" : "s"), answered by \(answeredBy)"
-            + (profileName.map { ", shaped by \($0)" } ?? "") + (redacts ? "" : ", redaction off") + "\n"
+            + (mapped.map { ", sent to \($0)" } ?? "") + (profileName.map { ", shaped by \($0)" } ?? "")
+            + (redacts ? "" : ", redaction off") + "\n"
     }
 
     private func loadBody(_ environment: CommandEnvironment) throws(CLIError) -> Data? {

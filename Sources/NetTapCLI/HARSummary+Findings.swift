@@ -70,7 +70,7 @@ extension HARSummary {
 }
 
 extension HARSummary {
-    /// Numbers the slowest entries and the findings by their positions in the file's `log.entries` (as
+    /// Numbers the slowest entries, the findings and the rewritten entries by their positions in the file's `log.entries` (as
     /// `mock save --entry` takes them), which differ from positions in `log.entries` once entries were left out.
     ///
     /// - Parameter log: The log the summary was made from.
@@ -79,5 +79,6 @@ extension HARSummary {
         guard !log.leftOutEntryPositions.isEmpty else { return }
         for index in slowest.indices { slowest[index].index = log.filePosition(ofEntry: slowest[index].index) }
         for index in findings.indices { findings[index].index = log.filePosition(ofEntry: findings[index].index) }
+        for index in rewrites.indices { rewrites[index].index = log.filePosition(ofEntry: rewrites[index].index) }
     }
 }

@@ -120,6 +120,8 @@ package struct HARSummary: Sendable, Hashable, Codable {
     /// The findings: those NetTap recorded in the entries (integrity mismatches, audit findings), and with
     /// `nettap report --audit` those the audit rules find now; most severe first.
     package var findings: [FindingEntry] = []
+    /// The transactions NetTap's rewrite rules changed (map remote, header edits, body replacements), in log order.
+    package var rewrites: [RewrittenEntry] = []
     /// Whether the URLs were redacted: `on`, or `off` for a summary made with `Redactor.disabled`.
     package var redaction: String
 
@@ -149,6 +151,7 @@ package struct HARSummary: Sendable, Hashable, Codable {
         statusCounts = Self.statusCounts(counts)
         slowest = Self.slowest(indexed, of: entries, limit: slowestLimit, redactor: redactor)
         answeredBy = Self.sources(of: transactions)
+        rewrites = Self.rewrites(indexed, of: entries, redactor: redactor)
         redaction = redactor.isEnabled ? "on" : "off"
     }
 

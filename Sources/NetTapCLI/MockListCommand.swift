@@ -10,7 +10,7 @@ import FoundationNetworking
 ///
 /// Prints the base stubs, then each scenario (the active one marked), one row per stub with its matcher and
 /// response; a stub with alternatives gets one row per alternative (the active one marked), a sequence stub
-/// one row per step.
+/// one row per step. A `nettap.json` with a `rewrite` section gets its rules after them (`RewriteRulesText`).
 ///
 /// Exit codes: 0 listed, 1 the file is missing or invalid (the line names the file and the JSON path),
 /// 2 usage error.
@@ -51,8 +51,10 @@ package struct MockListCommand: Command {
             throw CLIError.failure(command: Self.spec.name, input: path, message: reason)
         }
         let configuration: MockConfiguration
+        let rewrite: String?
         do {
             configuration = try MockConfiguration.load(contentsOf: url)
+            rewrite = try RewriteRulesText.text(contentsOf: url)
         } catch let error as ConfigurationError {
             let place = error.line.map { line in "\(line):\(error.column ?? 0)" } ?? error.path
             throw CLIError.failure(
@@ -63,7 +65,7 @@ package struct MockListCommand: Command {
         } catch {
             throw CLIError.failure(command: Self.spec.name, input: path, message: "\(error)")
         }
-        environment.standardOutput.write(Self.text(configuration, file: path))
+        environment.standardOutput.write(Self.text(configuration, file: path) + (rewrite ?? ""))
         return .success
     }
 

@@ -165,7 +165,7 @@ package struct MockSaveCommand: Command {
             in: environment
         )
         let index = try chooseEntry(in: document.log)
-        let entry = document.log.entries[index]
+        let entry = document.log.entries[index].asRequestedByTheApp
         let place = "$.log.entries[\(document.log.filePosition(ofEntry: index))]"
         let stub: Stub
         let redactor = redacts ? (environment.configuredRedactor ?? .default) : .disabled

@@ -225,6 +225,9 @@ package struct ReportCommand: Command {
         if !summary.findings.isEmpty {
             output += "\n" + findingsText(summary)
         }
+        if !summary.rewrites.isEmpty {
+            output += "\n" + rewritesText(summary)
+        }
         return output
     }
 

@@ -5,6 +5,7 @@ import NetTapFiles
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 
 extension NetTapConfiguration {
@@ -15,7 +16,7 @@ extension NetTapConfiguration {
     ///   - current: The interceptor's handlers, the app's own among them.
     /// - Returns: `current` where each configured handler replaces the first of its kind, or is inserted before
     ///   the first of NetTap's handlers that belongs further in, else appended.
-    static func placing(
+    package static func placing(
         _ configured: [any TransactionHandler],
         among current: [any TransactionHandler]
     ) -> [any TransactionHandler] {
@@ -42,6 +43,7 @@ extension NetTapConfiguration {
         case is MockHandler: .mock
         case is LocalFilesHandler: .files
         case is ReplayHandler: .cassette
+        case is RewriteHandler: .rewrite
         case is OfflineCacheHandler: .cache
         default: nil
         }

@@ -7,6 +7,7 @@ import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 import NetTapStore
 
@@ -14,11 +15,13 @@ extension NetTapConfiguration {
     /// The handler names in the order ``apply(to:)`` puts the configured handlers, outermost first.
     ///
     /// ```
-    ///  app ─▶ audit ─▶ shaping ─▶ integrity ─▶ mock ─▶ files ─▶ cassette ─▶ cache ─▶ transport ─▶ network
+    ///  app ─▶ audit ─▶ shaping ─▶ integrity ─▶ mock ─▶ files ─▶ cassette ─▶ rewrite ─▶ cache ─▶ transport
     /// ```
     /// The audit sees what the app sends and finally receives, whoever answers; shaping slows down or fails
     /// every answer alike (mocks, files and replays are shaped as the network would be); integrity checks
-    /// whatever answers below it; the cache is next to the network whose failures it covers. The DocC article
+    /// whatever answers below it; mocks, files and the cassette match the request the app sent, and the rewrite
+    /// rules change only what goes to the network (map remote) and what comes back from it; the cache is next to
+    /// the network whose failures it covers. The DocC article
     /// "Configuration" explains each place.
     public static let handlerOrder = registry.compactMap(\.layer).sorted().map(\.rawValue)
 
@@ -47,6 +50,7 @@ extension NetTapConfiguration {
         if let mockSet { layered.append((.mock, MockHandler(mocks: mockSet, redactor: redactor))) }
         if let files { layered.append((.files, files)) }
         if let cassette { layered.append((.cassette, cassette)) }
+        if let rewrite { layered.append((.rewrite, rewrite)) }
         if let cache { layered.append((.cache, cache)) }
         let handlers = layered.sorted { $0.layer < $1.layer }.map(\.handler)
         return (handlers, mockSet)

@@ -7,6 +7,7 @@ import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 import NetTapStore
 
@@ -55,6 +56,8 @@ public struct NetTapConfiguration: Sendable {
     public var mocks: MockConfiguration?
     /// The cassette (`cassette`), or `nil`.
     public var cassette: ReplayHandler?
+    /// The map remote, header and body rewrite rules (`rewrite`), or `nil`.
+    public var rewrite: RewriteHandler?
     /// The network profiles and rules (`shaping`), or `nil`.
     ///
     /// The shaper is shared by every ``apply(to:)`` of this value; change profiles at runtime with

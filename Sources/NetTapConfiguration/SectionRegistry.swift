@@ -7,6 +7,7 @@ import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 import NetTapStore
 
@@ -54,6 +55,7 @@ extension NetTapConfiguration {
             SectionEntry(Redactor.self, \.redaction),
             SectionEntry(MockConfiguration.self, \.mocks),
             SectionEntry(ReplayHandler.self, \.cassette),
+            SectionEntry(RewriteHandler.self, \.rewrite),
             SectionEntry(NetworkShaper.self, \.shaper),
             SectionEntry(LocalFilesHandler.self, \.files),
             SectionEntry(IntegrityHandler.self, \.integrity),

@@ -384,6 +384,11 @@ enum ReportAssets {
                 for (const hop of detail.redirects) list.append(make('li', null, hop.status + ' ' + hop.method + ' ' + hop.url + ' (' + hop.source + ')'));
                 part('Redirects', list);
               }
+              if (detail.rewrite) {
+                const list = make('dl');
+                for (const [name, value] of detail.rewrite) list.append(make('dt', null, name), make('dd', null, value));
+                part('Rewritten', list, 'detail-rewrite');
+              }
               if (detail.wire) part('Wire', wireFacts(detail.wire), 'detail-wire');
               part('Request headers', headerTable(detail.requestHeaders), 'detail-request-headers');
               part('Request body', bodyView(detail.requestBody), 'detail-request-body');

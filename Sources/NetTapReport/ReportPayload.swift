@@ -78,6 +78,8 @@ struct ReportPayload: Encodable {
         var findings: [FindingItem]
         var curl: String
         var wire: Wire?
+        /// What rewrite rules changed: `[label, value]` pairs of the transaction's `rewrite.` annotations, or `nil`.
+        var rewrite: [[String]]?
     }
 
     var meta: Meta
@@ -201,7 +203,8 @@ struct ReportPayload: Encodable {
             // The transaction is already redacted as the report says (or deliberately not): redacting the
             // command again would only cost time.
             curl: CURLCommand.make(for: transaction.request, redactor: .disabled),
-            wire: transaction.wire.map(Wire.init)
+            wire: transaction.wire.map(Wire.init),
+            rewrite: rewriteFacts(of: transaction)
         )
     }
 

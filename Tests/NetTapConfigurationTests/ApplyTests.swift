@@ -8,6 +8,7 @@ import NetTapInspector
 import NetTapIntegrity
 import NetTapMocking
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 import NetTapStore
 import NetTapTestSupport
@@ -41,6 +42,12 @@ struct ApplyTests {
         #expect(configuration.audit?.secrets == configuration.redactor)
         #expect(configuration.store?.limits == StoreLimits(bodyByteLimit: 1_048_576))
         #expect(configuration.inspector == InspectorSettings(isEnabled: false, address: "127.0.0.1", port: 9229))
+        #expect(
+            configuration.rewrite?.rules.mapRemote.map(\.to) == [
+                "http://127.0.0.1:8080/staging/v2", "https://cdn-staging.example.com/assets/",
+            ]
+        )
+        #expect(configuration.rewrite?.rules.lines.count == 9)
     }
 
     @Test("the inspector section starts the DevTools inspector on apply; a port in use fails at $.inspector")
@@ -75,7 +82,9 @@ struct ApplyTests {
         let applied = try configuration.apply(to: interceptor)
         #expect(interceptor.handlers.map(\.name) == NetTapConfiguration.handlerOrder)
         #expect(
-            NetTapConfiguration.handlerOrder == ["audit", "shaping", "integrity", "mock", "files", "cassette", "cache"]
+            NetTapConfiguration.handlerOrder == [
+                "audit", "shaping", "integrity", "mock", "files", "cassette", "rewrite", "cache",
+            ]
         )
         #expect(interceptor.scope == configuration.scope)
         #expect(interceptor.captureLog.capacity == 2000)

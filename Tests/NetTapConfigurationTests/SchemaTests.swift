@@ -6,6 +6,7 @@ import NetTapFiles
 import NetTapInspector
 import NetTapIntegrity
 import NetTapReplay
+import NetTapRewrite
 import NetTapShaping
 import NetTapStore
 import NetTapTestSupport
@@ -107,6 +108,9 @@ struct SchemaTests {
             "/$defs/integrityRule/properties/expect/oneOf/1": ["manifest"],
             "/$defs/integrityRule/properties/expect/oneOf/2": ["digest"],
             "/$defs/integrityRule/properties/fallback": ["directory", "files"],
+            "/properties/rewrite/properties/mapRemote/items": MapRemote.configurationKeys,
+            "/$defs/headerRule": HeaderEdit.configurationKeys,
+            "/properties/rewrite/properties/responseBody/items": BodyReplacement.configurationKeys,
         ]
     }
 

@@ -142,6 +142,17 @@ struct ErrorCatalogueTests {
 
     static func key(for code: StoreError.Code) -> String { "StoreError.\(code.rawValue)" }
 
+    static func key(for kind: RewriteRuleError.InputKind) -> String {
+        switch kind {
+        case .mapRemoteURL: "RewriteRuleError.mapRemoteURL"
+        case .jsonPath: "RewriteRuleError.jsonPath"
+        case .jsonValue: "RewriteRuleError.jsonValue"
+        case .headerName: "RewriteRuleError.headerName"
+        case .headerValue: "RewriteRuleError.headerValue"
+        case .searchText: "RewriteRuleError.searchText"
+        }
+    }
+
     /// One value of every enum case, only to ask the `key(for:)` switches for every key.
     static let everyKey: [String] =
         [key(for: PipelineError.nextCalledTwice(handler: ""))]
@@ -157,6 +168,9 @@ struct ErrorCatalogueTests {
         + [StreamingDigest.Failure.unavailable(.sha256), .failed(.sha256), .alreadyFinalized].map { key(for: $0) }
         + [MatcherError.PatternKind.regularExpression, .urlPattern, .hostPattern].map { key(for: $0) }
         + storeCodes.map { key(for: $0) }
+        + [RewriteRuleError.InputKind.mapRemoteURL, .jsonPath, .jsonValue, .headerName, .headerValue, .searchText].map {
+            key(for: $0)
+        }
         + [
             "InputError", "RedactionPatternError", "OfflineCacheError",
         ]
@@ -171,6 +185,7 @@ struct ErrorCatalogueTests {
         case let error as StreamingDigest.Failure: key(for: error)
         case let error as MatcherError: key(for: error.kind)
         case let error as StoreError: key(for: error.code)
+        case let error as RewriteRuleError: key(for: error.kind)
         case is InputError: "InputError"
         case is RedactionPatternError: "RedactionPatternError"
         case is OfflineCacheError: "OfflineCacheError"
@@ -331,6 +346,64 @@ struct ErrorCatalogueTests {
             placeReason: "the pattern as a whole",
             hint: #"use "regex:" for more"#
         ) { _ = try HostPattern("api.*.example.com") }
+
+        // RewriteRuleError: rewrite rules built in code.
+        await add(
+            "RewriteRuleError.mapRemoteURL",
+            input: #""api.example.com/v1""#,
+            place: nil,
+            placeReason: "the prefix as a whole lacks a scheme",
+            hint: #"write "https://api.example.com/v1""#
+        ) { _ = try MapRemote(from: "api.example.com/v1", to: "http://127.0.0.1:8080") }
+        await add(
+            "RewriteRuleError.mapRemoteURL",
+            input: #""https://api.example.com:99999""#,
+            place: nil,
+            placeReason: "the port as a whole",
+            hint: "a number from 1 to 65535"
+        ) { _ = try MapRemote(from: "https://api.example.com:99999", to: "http://127.0.0.1:8080") }
+        await add(
+            "RewriteRuleError.jsonPath",
+            input: #""$.user.""#,
+            place: "at character 8",
+            hint: "a name must follow"
+        ) {
+            _ = try BodyReplacement.jsonValue(at: "$.user.", to: "x")
+        }
+        await add(
+            "RewriteRuleError.jsonValue",
+            input: #""inf""#,
+            place: nil,
+            placeReason: "the value as a whole",
+            hint: "finite numbers only"
+        ) { _ = try BodyReplacement.jsonValue(at: "$.n", to: .number(.infinity)) }
+        await add(
+            "RewriteRuleError.headerName",
+            input: #""X Debug""#,
+            place: nil,
+            placeReason: "the name as a whole",
+            hint: "a header name is a token"
+        ) { _ = try HeaderEdit.set("X Debug", to: "1") }
+        await add(
+            "RewriteRuleError.headerValue",
+            input: #""a\r\nInjected: 1""#,
+            place: "at character 2",
+            hint: "no line break"
+        ) { _ = try HeaderEdit.set("X-Debug", to: "a\r\nInjected: 1") }
+        await add(
+            "RewriteRuleError.searchText",
+            input: #""""#,
+            place: nil,
+            placeReason: "the empty text as a whole",
+            hint: "is empty"
+        ) { _ = try BodyReplacement.text("", with: "x") }
+        let rewrite = try config(
+            #"{"rewrite": {"mapRemote": [{"from": "https://a.example", "to": "ftp://b"}]}}"#,
+            "rw.json"
+        )
+        await add("InputError", input: "rw.json", place: "$.rewrite.mapRemote[0].to", hint: "http or https") {
+            _ = try NetTapConfiguration.load(contentsOf: rewrite)
+        }
 
         // RedactionPatternError.
         await add(

@@ -80,7 +80,7 @@ package struct ConfigurationContext: Sendable {
 /// Where a configured handler goes among NetTap's own, outermost (nearest the app) first.
 ///
 /// ```
-///  app ─▶ audit ─▶ shaping ─▶ integrity ─▶ mock ─▶ files ─▶ cassette ─▶ cache ─▶ transport ─▶ network
+///  app ─▶ audit ─▶ shaping ─▶ integrity ─▶ mock ─▶ files ─▶ cassette ─▶ rewrite ─▶ cache ─▶ transport ─▶ network
 /// ```
 package enum HandlerLayer: String, CaseIterable, Comparable, Sendable {
     /// Sees what the app sends and what it finally receives, whoever answers.
@@ -95,6 +95,9 @@ package enum HandlerLayer: String, CaseIterable, Comparable, Sendable {
     case files
     /// Replays recordings and records what reaches it from below.
     case cassette
+    /// Changes what goes to the network and what comes back from it (map remote, header and body rewrites): the
+    /// layers above match the request the app sent and see the rewritten answer.
+    case rewrite
     /// Next to the network whose failures it covers.
     case cache
 
