@@ -7,7 +7,7 @@ import Foundation
 /// input when given a raw query, so request bodies are split here.)
 package enum FormURLEncoding {
     /// The fields in order; a field without `=` has an empty value.
-    static func fields(of text: String) -> [(name: String, value: String)] {
+    package static func fields(of text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (decoded(pieces[0]), pieces.count > 1 ? decoded(pieces[1]) : "")

@@ -68,6 +68,28 @@ struct QueryItemMatching: Sendable {
         return .matched
     }
 
+    /// How far the request's query is from matching: 0 when it matches; an expected item the query lacks counts
+    /// its length, one whose value differs the edit distance to the closest value of its name, and under an exact
+    /// match an item of a name not expected counts its length.
+    func distance(_ url: URL) -> Int {
+        if evaluate(url) == .matched { return 0 }
+        let actual = Self.actualItems(of: url)
+        var total = 0
+        for item in expected {
+            let values = actual.filter { $0.name == item.name }.flatMap { $0.values ?? [""] }
+            if actual.contains(where: { $0.name == item.name }), item.value == nil { continue }
+            total +=
+                values.map { MatchDistance.text($0, item.value ?? "") }.min()
+                ?? MatchDistance.missing(item.name + (item.value.map { "=" + $0 } ?? ""))
+        }
+        if isExact {
+            for item in actual where !expected.contains(where: { $0.name == item.name }) {
+                total += MatchDistance.missing(item.text)
+            }
+        }
+        return Swift.max(1, total)
+    }
+
     /// Pairs each expected value with a distinct actual item, or `nil` when no pairing exists.
     private static func assign(_ wanted: [String?], to candidates: [Int], in actual: [ActualItem]) -> [Int]? {
         guard let value = wanted.first else { return [] }
