@@ -50,32 +50,28 @@ extension JSONValue {
 
     /// How far this value is from equal to (or containing) `expected`, for ranking near misses: 0 when it is.
     ///
-    /// A member or element that is missing, or extra where extras are not allowed, counts the length of its
-    /// compact JSON (with its name); scalars that differ count the edit distance of their compact JSON.
+    /// A member or element that is missing, or extra where extras are not allowed, counts 1; scalars that differ
+    /// count the normalized edit distance of their compact JSON.
     /// - Parameters:
     ///   - expected: The wanted value.
     ///   - isSubset: `true` to allow extra object members at any depth, as ``firstDifference(from:isSubset:at:)``.
     /// - Returns: The distance.
-    func distance(from expected: JSONValue, isSubset: Bool) -> Int {
+    func distance(from expected: JSONValue, isSubset: Bool) -> Double {
         switch (self, expected) {
         case (.object(let actual), .object(let wanted)):
-            var total = 0
+            var total = 0.0
             for (key, wantedMember) in wanted {
                 total +=
                     actual[key].map { $0.distance(from: wantedMember, isSubset: isSubset) }
-                    ?? MatchDistance.missing(key + wantedMember.description)
+                    ?? MatchDistance.missing
             }
             if !isSubset {
-                for (key, member) in actual where wanted[key] == nil {
-                    total += MatchDistance.missing(key + member.description)
-                }
+                total += Double(actual.keys.count { wanted[$0] == nil }) * MatchDistance.missing
             }
             return total
         case (.array(let actual), .array(let wanted)):
-            var total = zip(actual, wanted).reduce(0) { $0 + $1.0.distance(from: $1.1, isSubset: isSubset) }
-            for extra in actual.dropFirst(wanted.count) + wanted.dropFirst(actual.count) {
-                total += MatchDistance.missing(extra.description)
-            }
+            var total = zip(actual, wanted).reduce(0.0) { $0 + $1.0.distance(from: $1.1, isSubset: isSubset) }
+            total += Double(abs(actual.count - wanted.count)) * MatchDistance.missing
             return total
         default:
             return self == expected ? 0 : MatchDistance.text(description, expected.description)

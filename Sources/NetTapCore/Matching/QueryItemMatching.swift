@@ -69,25 +69,24 @@ struct QueryItemMatching: Sendable {
     }
 
     /// How far the request's query is from matching: 0 when it matches; an expected item the query lacks counts
-    /// its length, one whose value differs the edit distance to the closest value of its name, and under an exact
-    /// match an item of a name not expected counts its length.
-    func distance(_ url: URL) -> Int {
+    /// 1, one whose value differs the normalized edit distance to the closest value of its name, and under an
+    /// exact match each item of a name not expected counts 1.
+    func distance(_ url: URL) -> Double {
         if evaluate(url) == .matched { return 0 }
         let actual = Self.actualItems(of: url)
-        var total = 0
+        var total = 0.0
         for item in expected {
             let values = actual.filter { $0.name == item.name }.flatMap { $0.values ?? [""] }
             if actual.contains(where: { $0.name == item.name }), item.value == nil { continue }
             total +=
-                values.map { MatchDistance.text($0, item.value ?? "") }.min()
-                ?? MatchDistance.missing(item.name + (item.value.map { "=" + $0 } ?? ""))
+                values.map { MatchDistance.text($0, item.value ?? "") }.min() ?? MatchDistance.missing
         }
         if isExact {
             for item in actual where !expected.contains(where: { $0.name == item.name }) {
-                total += MatchDistance.missing(item.text)
+                total += MatchDistance.missing
             }
         }
-        return Swift.max(1, total)
+        return total > 0 ? total : MatchDistance.unmeasured
     }
 
     /// Pairs each expected value with a distinct actual item, or `nil` when no pairing exists.

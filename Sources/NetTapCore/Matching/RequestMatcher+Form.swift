@@ -25,11 +25,10 @@ extension RequestMatcher {
             distance: { request in
                 let text = request.httpBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 let actual = FormURLEncoding.fields(of: text)
-                return expected.reduce(0) { total, field in
+                return expected.reduce(0.0) { total, field in
                     let values = actual.filter { $0.name == field.key }.map(\.value)
                     return total
-                        + (values.map { MatchDistance.text($0, field.value) }.min()
-                            ?? MatchDistance.missing(field.key + "=" + field.value))
+                        + (values.map { MatchDistance.text($0, field.value) }.min() ?? MatchDistance.missing)
                 }
             }
         )

@@ -50,9 +50,10 @@ extension RequestMatcher {
             },
             distance: { request in
                 guard let graphQL = GraphQLRequest(request) else {
-                    return MatchDistance.missing("graphql " + (name ?? "") + (type?.rawValue ?? ""))
+                    return (name == nil ? MatchDistance.missing : MatchDistance.locationWeight)
+                        + (type == nil ? 0 : MatchDistance.methodWeight)
                 }
-                return graphQL.operations.reduce(0) { $0 + graphQLDistance($1, from: wanted) }
+                return graphQL.operations.reduce(0.0) { $0 + graphQLDistance($1, from: wanted) }
             }
         )
     }
@@ -81,10 +82,14 @@ extension RequestMatcher {
     }
 
     /// The edit distances of the name and type that differ.
-    private static func graphQLDistance(_ operation: GraphQLOperation, from wanted: GraphQLOperation) -> Int {
-        var total = 0
-        if let name = wanted.name { total += MatchDistance.text(operation.name ?? "", name) }
-        if let type = wanted.type { total += MatchDistance.text(operation.type?.rawValue ?? "", type.rawValue) }
+    private static func graphQLDistance(_ operation: GraphQLOperation, from wanted: GraphQLOperation) -> Double {
+        var total = 0.0
+        if let name = wanted.name {
+            total += MatchDistance.locationWeight * MatchDistance.text(operation.name ?? "", name)
+        }
+        if let type = wanted.type {
+            total += MatchDistance.methodWeight * MatchDistance.text(operation.type?.rawValue ?? "", type.rawValue)
+        }
         return total
     }
 }

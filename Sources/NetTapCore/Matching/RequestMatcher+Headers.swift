@@ -31,7 +31,7 @@ extension RequestMatcher {
             },
             distance: { request in
                 guard let actual = request.value(forHTTPHeaderField: name) else {
-                    return MatchDistance.missing(name + ": " + (value ?? ""))
+                    return MatchDistance.missing
                 }
                 return value.map { MatchDistance.text(actual, $0) } ?? 0
             }
@@ -62,7 +62,7 @@ extension RequestMatcher {
             },
             distance: { request in
                 guard let actual = request.value(forHTTPHeaderField: name) else {
-                    return MatchDistance.missing(name + ": " + substring)
+                    return MatchDistance.missing
                 }
                 return MatchDistance.containing(actual, substring)
             }

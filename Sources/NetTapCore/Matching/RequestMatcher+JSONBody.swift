@@ -42,10 +42,10 @@ extension RequestMatcher {
 
     /// The near-miss distance of a JSON body (``JSONValue/distance(from:isSubset:)``); a body that is not JSON
     /// lacks all of `value`.
-    private static func jsonBodyDistance(of request: URLRequest, from value: JSONValue, isSubset: Bool) -> Int {
+    private static func jsonBodyDistance(of request: URLRequest, from value: JSONValue, isSubset: Bool) -> Double {
         guard let data = request.httpBody, !data.isEmpty,
             let actual = try? JSONValue(data: JSONSyntaxDiagnosis.strippingByteOrderMark(data))
-        else { return MatchDistance.missing(value.description) }
+        else { return MatchDistance.missing }
         return actual.distance(from: value, isSubset: isSubset)
     }
 

@@ -35,9 +35,9 @@ extension RequestMatcher {
                 return .missed("path was \"\(Self.path(of: url))\", expected a path matching \"\(pattern)\"")
             },
             distance: { request in
-                guard let url = request.url else { return MatchDistance.missing(pattern) }
+                guard let url = request.url else { return MatchDistance.locationWeight }
                 let segments = PathGlob.segments(of: url)
-                return glob.matches(segments) ? 0 : Swift.max(1, glob.distance(to: segments))
+                return glob.matches(segments) ? 0 : MatchDistance.locationWeight * glob.distance(to: segments)
             }
         )
     }

@@ -47,7 +47,7 @@ extension RequestMatcher {
                 return matching.evaluate(url)
             },
             distance: { request in
-                guard let url = request.url else { return MatchDistance.missing(listed) }
+                guard let url = request.url else { return MatchDistance.missing }
                 return matching.distance(url)
             }
         )

@@ -20,7 +20,9 @@ extension RequestMatcher {
                 let actual = (request.httpMethod ?? "GET").uppercased()
                 return actual == expected ? .matched : .missed("method was \(actual), expected \(expected)")
             },
-            distance: { MatchDistance.text(($0.httpMethod ?? "GET").uppercased(), expected) }
+            distance: {
+                MatchDistance.methodWeight * MatchDistance.text(($0.httpMethod ?? "GET").uppercased(), expected)
+            }
         )
     }
 
@@ -40,7 +42,7 @@ extension RequestMatcher {
                 return actual == expected
                     ? .matched : .missed("scheme was \"\(actual)\", expected \"\(expected)\"")
             },
-            distance: { MatchDistance.text($0.url?.scheme?.lowercased() ?? "", expected) }
+            distance: { MatchDistance.methodWeight * MatchDistance.text($0.url?.scheme?.lowercased() ?? "", expected) }
         )
     }
 
@@ -66,14 +68,15 @@ extension RequestMatcher {
             },
             distance: { request in
                 let actual = request.url?.host?.lowercased() ?? ""
-                guard isWildcard else { return MatchDistance.text(actual, expected) }
+                guard isWildcard else { return MatchDistance.locationWeight * MatchDistance.text(actual, expected) }
                 if actual.hasSuffix(suffix) && actual.count > suffix.count { return 0 }
                 // The domain under the wildcard against the request host's labels of the same count (the domain
                 // itself is 1 away: it needs a subdomain).
                 let domain = String(suffix.dropFirst())
                 let count = domain.split(separator: ".", omittingEmptySubsequences: false).count
                 let tail = actual.split(separator: ".", omittingEmptySubsequences: false).suffix(count)
-                return Swift.max(1, MatchDistance.text(tail.joined(separator: "."), domain))
+                let distance = MatchDistance.text(tail.joined(separator: "."), domain)
+                return MatchDistance.locationWeight * (distance > 0 ? distance : 1 / Double(actual.count + 1))
             }
         )
     }
@@ -93,7 +96,7 @@ extension RequestMatcher {
                 let actual = request.url.map(Self.path(of:)) ?? ""
                 return actual == path ? .matched : .missed("path was \"\(actual)\", expected \"\(path)\"")
             },
-            distance: { MatchDistance.text($0.url.map(Self.path(of:)) ?? "", path) }
+            distance: { MatchDistance.locationWeight * MatchDistance.text($0.url.map(Self.path(of:)) ?? "", path) }
         )
     }
 
@@ -116,7 +119,8 @@ extension RequestMatcher {
             distance: { request in
                 let actual = request.url.map(Self.path(of:)) ?? ""
                 if Self.path(actual, isUnder: prefix) { return 0 }
-                return Swift.max(1, MatchDistance.text(String(actual.prefix(prefix.count)), prefix))
+                let distance = MatchDistance.text(String(actual.prefix(prefix.count)), prefix)
+                return MatchDistance.locationWeight * (distance > 0 ? distance : 1 / Double(actual.count + 1))
             }
         )
     }
@@ -147,7 +151,7 @@ extension RequestMatcher {
             },
             distance: { request in
                 let actual = request.url.flatMap(Self.effectivePort(of:)).map(String.init) ?? ""
-                return MatchDistance.text(actual, String(port))
+                return MatchDistance.locationWeight * MatchDistance.text(actual, String(port))
             }
         )
     }

@@ -38,7 +38,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public var configuration: JSONValue?
     private let evaluate: @Sendable (URLRequest) -> MatchResult
     /// The near-miss distance of a request (``distance(to:)``), or `nil` for a matcher made from a closure.
-    private let measure: (@Sendable (URLRequest) -> Int)?
+    private let measure: (@Sendable (URLRequest) -> Double)?
 
     /// Creates a matcher from a predicate.
     ///
@@ -91,7 +91,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         specificity: Int,
         configuration: JSONValue?,
         evaluate: @escaping @Sendable (URLRequest) -> MatchResult,
-        distance: (@Sendable (URLRequest) -> Int)?
+        distance: (@Sendable (URLRequest) -> Double)?
     ) {
         self.description = description
         self.specificity = specificity
@@ -120,15 +120,16 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// How far a request is from matching, to rank near misses: 0 when it matches.
     ///
-    /// Each part that differs adds its edit distance (Levenshtein, on what the request had and what the part
-    /// expects: the method, host, path, a query item's value, a header's value, the body); a part the request
-    /// lacks adds the length of what it expects; equal parts add nothing. `&&` adds its parts' distances, `||`
-    /// takes the smaller, `!` counts a match as ``MatchDistance/unmeasured``, and so does a miss of a part that
-    /// cannot be measured (a regular expression, a matcher made from a closure). The full rule is in the
-    /// “Mocks and mock files” article.
+    /// Each part that differs adds its normalized edit distance (Levenshtein divided by the longer length, on
+    /// what the request had and what the part expects) times its weight (see ``MatchDistance``): the host, port,
+    /// path and GraphQL operation name weigh 10, the method, scheme and operation type 3, each query item, header,
+    /// form field, JSON member or body 1; a part the request lacks adds its full weight; equal parts add nothing.
+    /// `&&` adds its parts' distances, `||` takes the smaller, `!` counts a match as ``MatchDistance/unmeasured``,
+    /// and so does a miss of a part that cannot be measured (a matcher made from a closure; a regular expression
+    /// counts it times the path's weight). The full rule is in the “Mocks and mock files” article.
     /// - Parameter request: The request.
     /// - Returns: A distance of 0 or more.
-    package func distance(to request: URLRequest) -> Int {
+    package func distance(to request: URLRequest) -> Double {
         if let measure { return measure(request) }
         return evaluate(request) == .matched ? 0 : MatchDistance.unmeasured
     }
