@@ -1,0 +1,135 @@
+import Foundation
+import NetTapCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The values templates insert for one request, each read at most once (path segments, query items, the body's
+/// JSON, the random id) and only when a template asks for it.
+///
+/// Made for one answer and used on one task: not shared.
+final class TemplateRendering {
+    /// A value as the request has it: text, or a JSON value of its body.
+    enum Value {
+        case text(String)
+        case json(JSONValue)
+    }
+
+    private let request: URLRequest
+    private let environment: TemplateEnvironment
+    private var segments: [String]?
+    private var queryItems: [(name: String, value: String)]?
+    private var bodyJSON: JSONValue??
+    private var randomId: String?
+
+    /// Prepares the values of a request.
+    init(request: URLRequest, environment: TemplateEnvironment) {
+        self.request = request
+        self.environment = environment
+    }
+
+    /// A template rendered: literal text as written, each placeholder's value (or its default when missing)
+    /// escaped as `escaping` says.
+    func render(_ template: TextTemplate, escaping: TemplateEscaping) -> String {
+        var result = ""
+        for part in template.parts {
+            switch part {
+            case .literal(let text):
+                result += text
+            case .value(let insertion):
+                let value = text(of: insertion.placeholder) ?? insertion.fallback
+                result += insertion.isRaw ? value : escaping.escape(value, isInJSONString: insertion.isInJSONString)
+            }
+        }
+        return result
+    }
+
+    /// A body field's JSON value, or `nil` when the body is not JSON or has no such field.
+    func jsonValue(of placeholder: TemplatePlaceholder) -> JSONValue? {
+        guard case .bodyField(let path) = placeholder, let root = parsedBody() else { return nil }
+        return path.value(in: root)
+    }
+
+    /// A placeholder's text, or `nil` when the request has no such value (a JSON `null` included).
+    private func text(of placeholder: TemplatePlaceholder) -> String? {
+        guard let value = value(of: placeholder) else { return nil }
+        switch value {
+        case .text(let text):
+            return text
+        case .json(.string(let text)):
+            return text
+        case .json(.null):
+            return nil
+        case .json(let json):
+            return json.description
+        }
+    }
+
+    private func value(of placeholder: TemplatePlaceholder) -> Value? {
+        let url = request.url
+        switch placeholder {
+        case .method: return .text((request.httpMethod ?? "GET").uppercased())
+        case .url: return url.map { .text($0.absoluteString) }
+        case .scheme: return url?.scheme.map(Value.text)
+        case .host: return url?.host.map(Value.text)
+        case .port: return port().map { .text(String($0)) }
+        case .path: return url.map { .text(RequestMatcher.path(of: $0)) }
+        case .pathSegment(let index): return pathSegments().dropFirst(index).first.map(Value.text)
+        case .query(let name, let index):
+            return query().filter { $0.name == name }.dropFirst(index).first.map { .text($0.value) }
+        case .header(let name): return request.value(forHTTPHeaderField: name).map(Value.text)
+        case .body: return request.httpBody.map { .text(String(decoding: $0, as: UTF8.self)) }
+        case .bodyField: return jsonValue(of: placeholder).map(Value.json)
+        case .randomId: return .text(drawnRandomId())
+        case .now(let format): return .text(Self.text(of: environment.now, format: format))
+        }
+    }
+
+    private func port() -> Int? {
+        if let port = request.url?.port { return port }
+        switch request.url?.scheme?.lowercased() {
+        case "http", "ws": return 80
+        case "https", "wss": return 443
+        default: return nil
+        }
+    }
+
+    private func pathSegments() -> [String] {
+        if let segments { return segments }
+        let encoded = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath }
+        let read = (encoded ?? "").split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        segments = read
+        return read
+    }
+
+    private func query() -> [(name: String, value: String)] {
+        if let queryItems { return queryItems }
+        let encoded = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedQuery }
+        let read = FormURLEncoding.fields(of: encoded ?? "")
+        queryItems = read
+        return read
+    }
+
+    private func parsedBody() -> JSONValue? {
+        if let bodyJSON { return bodyJSON }
+        let parsed = request.httpBody.flatMap { try? JSONValue(data: JSONSyntaxDiagnosis.strippingByteOrderMark($0)) }
+        bodyJSON = .some(parsed)
+        return parsed
+    }
+
+    private func drawnRandomId() -> String {
+        if let randomId { return randomId }
+        let drawn = environment.randomId()
+        randomId = drawn
+        return drawn
+    }
+
+    private static func text(of date: Date, format: TemplatePlaceholder.DateFormat) -> String {
+        switch format {
+        case .iso8601: date.formatted(.iso8601)
+        case .epoch: String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+        case .unix: String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        }
+    }
+}
