@@ -7,7 +7,8 @@ extension MockConfiguration {
     ///   `state.requires` for a state no stub moves its machine to, nor its start, when it is a typo of one that
     ///   is (`"item aded"` beside a `moveTo` of `"item added"`).
     mutating func readStates(_ node: ConfigNode) throws {
-        let machines = Set((stubs + scenarios.flatMap(\.stubs)).compactMap(\.state?.machine))
+        // From the file, not the stubs read: a stub left out for an error of its own still names its machine.
+        let machines = Set(Self.stubNodes(of: node).compactMap { try? $0.child("state")?.string("machine") })
         if let statesNode = try node.child("states"), statesNode.value != .null {
             for (machine, stateNode) in try statesNode.members() {
                 guard machines.contains(machine) else {
@@ -35,11 +36,7 @@ extension MockConfiguration {
     /// Fails on a `requires` that no stub reaches and that is a typo of a state that is reached.
     private func checkRequiredStates(_ node: ConfigNode) throws {
         let reachable = reachableStates
-        var stubNodes = try node.child("stubs")?.elements() ?? []
-        for scenario in try node.child("scenarios")?.elements() ?? [] {
-            stubNodes += (try? scenario.child("stubs")?.elements()) ?? []
-        }
-        for stubNode in stubNodes {
+        for stubNode in Self.stubNodes(of: node) {
             guard let stateNode = try? stubNode.child("state"), let requiresNode = try? stateNode.child("requires"),
                 let machine = try? stateNode.string("machine"), let required = requiresNode.value.stringValue,
                 let known = reachable[machine], !known.contains(required),
@@ -50,5 +47,14 @@ extension MockConfiguration {
                     + "did you mean \"\(suggestion)\"?"
             )
         }
+    }
+
+    /// The nodes of every stub in the section: the base stubs, then each scenario's.
+    private static func stubNodes(of node: ConfigNode) -> [ConfigNode] {
+        var stubNodes = (try? node.child("stubs")?.elements()) ?? []
+        for scenario in (try? node.child("scenarios")?.elements()) ?? [] {
+            stubNodes += (try? scenario.child("stubs")?.elements()) ?? []
+        }
+        return stubNodes
     }
 }
