@@ -34,6 +34,8 @@ struct ReportPayload: Encodable {
         var findings: Int
         var error: String?
         var mime: String?
+        /// The GraphQL operation, such as `mutation AddItem`, for a GraphQL request.
+        var graphql: String?
     }
 
     /// A body as the detail pane shows it.
@@ -78,6 +80,8 @@ struct ReportPayload: Encodable {
         var findings: [FindingItem]
         var curl: String
         var wire: Wire?
+        /// The handlers' annotations (stub, scenario, state, …) as name and value, by name.
+        var notes: [[String]]
     }
 
     var meta: Meta
@@ -176,7 +180,8 @@ struct ReportPayload: Encodable {
             bytesIn: transaction.response?.body?.totalByteCount ?? 0,
             findings: transaction.findings.count,
             error: transaction.error?.message,
-            mime: transaction.response?.headers["Content-Type"]
+            mime: transaction.response?.headers["Content-Type"],
+            graphql: GraphQLRequest.label(of: transaction).map(GraphQLRequest.text(of:))
         )
     }
 
@@ -201,7 +206,9 @@ struct ReportPayload: Encodable {
             // The transaction is already redacted as the report says (or deliberately not): redacting the
             // command again would only cost time.
             curl: CURLCommand.make(for: transaction.request, redactor: .disabled),
-            wire: transaction.wire.map(Wire.init)
+            wire: transaction.wire.map(Wire.init),
+            notes: transaction.annotations.filter { !$0.key.hasPrefix("graphql.") }.sorted { $0.key < $1.key }
+                .map { [$0.key, $0.value] }
         )
     }
 

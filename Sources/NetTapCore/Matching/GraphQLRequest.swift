@@ -75,6 +75,31 @@ package struct GraphQLRequest: Sendable, Hashable {
         return labels
     }
 
+    /// A captured transaction's operation and type: its `graphql.operation` and `graphql.type` annotations, or
+    /// for a transaction without them (another tool's HAR entry) the operation read from its request.
+    ///
+    /// - Parameter transaction: The transaction.
+    /// - Returns: The operation (``labels``' form) and its type, or `nil` when the request is not GraphQL.
+    package static func label(of transaction: CapturedTransaction) -> (operation: String, type: String?)? {
+        let annotations = transaction.annotations
+        if let operation = annotations[operationAnnotation] {
+            return (operation, annotations[typeAnnotation])
+        }
+        let request = transaction.request
+        let read = GraphQLRequest(
+            url: request.url,
+            contentType: request.headers["Content-Type"],
+            body: request.body?.data
+        )
+        guard let labels = read?.labels, let operation = labels[operationAnnotation] else { return nil }
+        return (operation, labels[typeAnnotation])
+    }
+
+    /// `mutation AddItem`, or the operation alone when its type is unknown.
+    package static func text(of label: (operation: String, type: String?)) -> String {
+        label.type.map { "\($0) \(label.operation)" } ?? label.operation
+    }
+
     // MARK: - Reading
 
     /// The body's operations: a document (`application/graphql`) or JSON.
