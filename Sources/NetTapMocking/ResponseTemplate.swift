@@ -21,6 +21,9 @@ struct ResponseTemplate: Sendable {
     var headers: [String: TextTemplate] = [:]
     /// The body template, for a text or JSON body with placeholders.
     var body: Body?
+    /// The `Content-Type` the response was compiled with, and the escaping it calls for (worked out once; a rendered
+    /// type that differs is looked at again).
+    private var compiledType: (value: String?, escaping: TemplateEscaping) = (nil, .none)
 
     /// Compiles a response's header values and body, and a status template.
     ///
@@ -42,6 +45,8 @@ struct ResponseTemplate: Sendable {
         } catch {
             throw JSONTemplate.Failure(error: error, path: "")
         }
+        let type = response.headers["Content-Type"]
+        compiledType = (type, TemplateEscaping.forContentType(type))
         if case .json(let value) = response.body {
             let template = try JSONTemplate(compiling: value)
             if !template.isLiteral { body = .json(template, source: value) }
@@ -79,8 +84,9 @@ struct ResponseTemplate: Sendable {
         }
         switch (body, response.body) {
         case (.text(let template, let source)?, .data(let data)) where data == source:
-            let escaping = TemplateEscaping.forContentType(rendered.headers["Content-Type"])
-            rendered.body = .data(Data(rendering.render(template, escaping: escaping).utf8))
+            let type = rendered.headers["Content-Type"]
+            let escaping = type == compiledType.value ? compiledType.escaping : TemplateEscaping.forContentType(type)
+            rendered.body = .data(Data(rendering.renderBytes(template, escaping: escaping)))
         case (.json(let template, let source)?, .json(let value)) where value == source:
             rendered.body = .json(template.render(rendering))
         default:

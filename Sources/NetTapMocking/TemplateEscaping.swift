@@ -22,47 +22,47 @@ enum TemplateEscaping: Sendable, Equatable {
         return .none
     }
 
-    /// A value escaped for its place.
-    func escape(_ value: String, isInJSONString: Bool) -> String {
+    /// Appends a value's UTF-8 bytes escaped for its place.
+    func append(_ value: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], isInJSONString: Bool) {
         switch self {
-        case .none: value
-        case .json: isInJSONString ? Self.jsonString(value) : value
-        case .markup: Self.markup(value)
+        case .none:
+            output += value
+        case .json where !isInJSONString:
+            output += value
+        case .json:
+            for byte in value { Self.appendJSON(byte, to: &output) }
+        case .markup:
+            for byte in value { Self.appendMarkup(byte, to: &output) }
         }
     }
 
-    private static func jsonString(_ value: String) -> String {
-        var result = ""
-        result.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
+    /// A JSON string's escape for a byte (RFC 8259 §7): `"`, `\` and control characters; UTF-8 sequences of other
+    /// characters pass as they are.
+    private static func appendJSON(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+        case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+        case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+        case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+        case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+        case 0..<0x20:
+            output += Array("\\u00".utf8)
+            output += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+        default: output.append(byte)
         }
-        return result
     }
 
-    private static func markup(_ value: String) -> String {
-        var result = ""
-        result.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
+    /// An HTML or XML entity for `&`, `<`, `>`, `"` and `'`, as Handlebars writes them.
+    private static func appendMarkup(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+        case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+        case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+        case UInt8(ascii: "\""): output += Array("&quot;".utf8)
+        case UInt8(ascii: "'"): output += Array("&#39;".utf8)
+        default: output.append(byte)
         }
-        return result
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

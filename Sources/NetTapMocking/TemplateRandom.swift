@@ -25,18 +25,21 @@ struct TemplateRandom: Sendable {
 
     /// A random version-4 UUID, lowercase: `1b4e28ba-2fa1-4d2e-883f-0016d3cca427`.
     mutating func uuid() -> String {
-        let high = next()
-        let low = next()
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
-        bytes += (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let uuid = UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            )
-        )
-        return uuid.uuidString.lowercased()
+        var high = next()
+        var low = next()
+        high = (high & ~0xF000) | 0x4000  // version 4 in bits 12…15 of the third group
+        low = (low & ~(0xC000 << 48)) | (0x8000 << 48)  // variant 10 in the fourth group
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var position = 0
+        for word in [high, low] {
+            for shift in stride(from: 60, through: 0, by: -4) {
+                if [8, 13, 18, 23].contains(position) { position += 1 }
+                bytes[position] = Self.hexDigits[Int((word >> UInt64(shift)) & 0xF)]
+                position += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -32,14 +32,24 @@ final class TemplateRendering {
     /// A template rendered: literal text as written, each placeholder's value (or its default when missing)
     /// escaped as `escaping` says.
     func render(_ template: TextTemplate, escaping: TemplateEscaping) -> String {
-        var result = ""
+        String(decoding: renderBytes(template, escaping: escaping), as: UTF8.self)
+    }
+
+    /// ``render(_:escaping:)`` as UTF-8, the form a body is answered in (built in bytes: no string per piece).
+    func renderBytes(_ template: TextTemplate, escaping: TemplateEscaping) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(template.source.utf8.count + 64)
         for part in template.parts {
             switch part {
-            case .literal(let text):
-                result += text
+            case .literal(let bytes):
+                result += bytes
             case .value(let insertion):
-                let value = text(of: insertion.placeholder) ?? insertion.fallback
-                result += insertion.isRaw ? value : escaping.escape(value, isInJSONString: insertion.isInJSONString)
+                var value = text(of: insertion.placeholder) ?? insertion.fallback
+                if insertion.isRaw {
+                    result += value.utf8
+                } else {
+                    value.withUTF8 { escaping.append($0, to: &result, isInJSONString: insertion.isInJSONString) }
+                }
             }
         }
         return result
@@ -97,16 +107,19 @@ final class TemplateRendering {
 
     private func pathSegments() -> [String] {
         if let segments { return segments }
-        let encoded = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath }
-        let read = (encoded ?? "").split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        // Split before decoding, so an encoded "/" (%2F) stays inside its segment.
+        let encoded = request.url?.path(percentEncoded: true) ?? ""
+        let read = encoded.split(separator: "/").map { segment in
+            segment.utf8.contains(UInt8(ascii: "%"))
+                ? segment.removingPercentEncoding ?? String(segment) : String(segment)
+        }
         segments = read
         return read
     }
 
     private func query() -> [(name: String, value: String)] {
         if let queryItems { return queryItems }
-        let encoded = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedQuery }
-        let read = FormURLEncoding.fields(of: encoded ?? "")
+        let read = FormURLEncoding.fields(of: request.url?.query(percentEncoded: true) ?? "")
         queryItems = read
         return read
     }

@@ -7,8 +7,8 @@
 struct TextTemplate: Sendable, Hashable {
     /// One piece of the text.
     enum Part: Sendable, Hashable {
-        /// Text written as it is.
-        case literal(String)
+        /// Text written as it is, as UTF-8 (answers are built in bytes).
+        case literal([UInt8])
         /// A value to insert.
         case value(Insertion)
     }
@@ -55,13 +55,13 @@ struct TextTemplate: Sendable, Hashable {
             inString = Self.jsonStringState(after: before, from: inString)
             let offset = source.distance(from: source.startIndex, to: open.lowerBound)
             let (insertion, end) = try Self.insertion(at: open.lowerBound, in: source, offset: offset)
-            if !literal.isEmpty { parts.append(.literal(literal)) }
+            if !literal.isEmpty { parts.append(.literal(Array(literal.utf8))) }
             literal = ""
             parts.append(.value(Insertion(insertion, isInJSONString: inString)))
             rest = source[end...]
         }
         literal += rest
-        if !literal.isEmpty { parts.append(.literal(literal)) }
+        if !literal.isEmpty { parts.append(.literal(Array(literal.utf8))) }
         self.parts = parts
     }
 

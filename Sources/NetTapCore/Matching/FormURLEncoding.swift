@@ -37,8 +37,11 @@ package enum FormURLEncoding {
         return result
     }
 
-    /// `+` as a space, then percent-decoding.
+    /// `+` as a space, then percent-decoding; text with neither is returned as it is.
     private static func decoded(_ text: Substring) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(text)
+        }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

@@ -145,6 +145,10 @@ package struct GraphQLRequest: Sendable, Hashable {
 
     /// The operation of the URL's `query` (and `operationName`) items.
     private static func read(query url: URL) -> GraphQLOperation? {
+        // Most URLs have neither item: a substring test spares them the parsing.
+        guard let query = url.query(percentEncoded: true),
+            query.contains("query=") || query.contains("operationName=")
+        else { return nil }
         let items = queryItems(of: url)
         let name = items["operationName"].flatMap { $0.isEmpty ? nil : $0 }
         if let document = items["query"] { return operation(document: document, name: name) }
