@@ -14,15 +14,15 @@ extension MockSet {
     /// answers.
     /// - Complexity: O(number of active stubs) matcher evaluations, outside the lock.
     func resolve(_ request: URLRequest) -> Resolution? {
-        let layers = storage.withLock(\.layers)
-        let scenarioMatches = Self.matching(layers[0], request)
-        if !scenarioMatches.isEmpty, let resolution = storage.withLock({ $0.commit([scenarioMatches]) }) {
+        let (scenario, base) = storage.withLock { ($0.activeScenarioEntries, $0.base) }
+        let scenarioMatches = Self.matching(scenario, request)
+        if !scenarioMatches.isEmpty, let resolution = storage.withLock({ $0.commit(scenarioMatches, []) }) {
             return resolution
         }
-        let baseMatches = Self.matching(layers[1], request)
+        let baseMatches = Self.matching(base, request)
         guard !scenarioMatches.isEmpty || !baseMatches.isEmpty else { return nil }
         // The scenario's stubs are asked again: a state may have changed while the base stubs' matchers ran.
-        return storage.withLock { $0.commit([scenarioMatches, baseMatches]) }
+        return storage.withLock { $0.commit(scenarioMatches, baseMatches) }
     }
 
     /// The entries of a layer that can answer and whose matchers match.

@@ -81,9 +81,14 @@ extension MockSet {
             return layer.contains { $0.order == entry.order }
         }
 
+        /// The active scenario's stubs (none when no scenario is active).
+        var activeScenarioEntries: [Entry] {
+            activeScenario.flatMap { scenarioEntries[$0] } ?? []
+        }
+
         /// The layers a request is answered from, in order: the active scenario's stubs, then the base stubs.
         var layers: [[Entry]] {
-            [activeScenario.flatMap { scenarioEntries[$0] } ?? [], base]
+            [activeScenarioEntries, base]
         }
 
         var activeEntries: [Entry] {
@@ -141,12 +146,12 @@ extension MockSet {
         /// Picks the winner of the first layer that has one, counts its hit and moves its machine, all under the
         /// lock the caller holds, so a transition is atomic with the match that made it.
         ///
-        /// - Parameter layers: Each layer's entries whose matchers matched the request.
+        /// - Parameters:
+        ///   - scenarioMatches: The active scenario's entries whose matchers matched the request.
+        ///   - baseMatches: The base entries whose matchers matched, asked when no scenario entry is eligible.
         /// - Returns: The resolution, or `nil` when no entry is eligible.
-        mutating func commit(_ layers: [[Entry]]) -> Resolution? {
-            var found: Entry?
-            for layer in layers where found == nil { found = winner(among: layer) }
-            guard let best = found else { return nil }
+        mutating func commit(_ scenarioMatches: [Entry], _ baseMatches: [Entry]) -> Resolution? {
+            guard let best = winner(among: scenarioMatches) ?? winner(among: baseMatches) else { return nil }
             let hit = hits[best.order, default: 0]
             // A stub replaced or removed while its matcher ran still answers this request (it started before
             // the change), but no counter is kept for it.

@@ -17,6 +17,8 @@ final class TemplateRendering {
     }
 
     private let request: URLRequest
+    /// The request's URL, read once (each read of `URLRequest.url` costs on Linux).
+    private let url: URL?
     private let environment: TemplateEnvironment
     private var segments: [String]?
     private var queryItems: [(name: String, value: String)]?
@@ -26,6 +28,7 @@ final class TemplateRendering {
     /// Prepares the values of a request.
     init(request: URLRequest, environment: TemplateEnvironment) {
         self.request = request
+        self.url = request.url
         self.environment = environment
     }
 
@@ -77,7 +80,6 @@ final class TemplateRendering {
     }
 
     private func value(of placeholder: TemplatePlaceholder) -> Value? {
-        let url = request.url
         switch placeholder {
         case .method: return .text((request.httpMethod ?? "GET").uppercased())
         case .url: return url.map { .text($0.absoluteString) }
@@ -97,8 +99,8 @@ final class TemplateRendering {
     }
 
     private func port() -> Int? {
-        if let port = request.url?.port { return port }
-        switch request.url?.scheme?.lowercased() {
+        if let port = url?.port { return port }
+        switch url?.scheme?.lowercased() {
         case "http", "ws": return 80
         case "https", "wss": return 443
         default: return nil
@@ -108,7 +110,7 @@ final class TemplateRendering {
     private func pathSegments() -> [String] {
         if let segments { return segments }
         // Split before decoding, so an encoded "/" (%2F) stays inside its segment.
-        let encoded = request.url?.path(percentEncoded: true) ?? ""
+        let encoded = url?.path(percentEncoded: true) ?? ""
         let read = encoded.split(separator: "/").map { segment in
             segment.utf8.contains(UInt8(ascii: "%"))
                 ? segment.removingPercentEncoding ?? String(segment) : String(segment)
@@ -119,7 +121,7 @@ final class TemplateRendering {
 
     private func query() -> [(name: String, value: String)] {
         if let queryItems { return queryItems }
-        let read = FormURLEncoding.fields(of: request.url?.query(percentEncoded: true) ?? "")
+        let read = FormURLEncoding.fields(of: url?.query(percentEncoded: true) ?? "")
         queryItems = read
         return read
     }

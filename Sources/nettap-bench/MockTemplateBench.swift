@@ -19,8 +19,23 @@ import FoundationNetworking
 /// status and size checked (and the plain body byte for byte); the target is the issue's: templated throughput within
 /// 10 % of plain (ratio ≥ 0.90), p50 latency at most 1.10 × plain.
 struct MockTemplateBench {
-    /// The counts.
+    /// The counts: the run's, with four times the latency samples and throughput requests in a full run (each
+    /// request is cheap, and the two variants differ by little, so more rounds steady the ratio).
     let plan: Plan
+
+    /// Creates the scenario.
+    ///
+    /// - Parameter isQuick: Whether to use the quick counts as they are.
+    init(isQuick: Bool) {
+        var plan = isQuick ? Plan.quick : Plan.full
+        if !isQuick {
+            plan.latencyCount *= 4
+            plan.latencyRounds *= 4
+            plan.throughputCount *= 4
+            plan.throughputRounds *= 4
+        }
+        self.plan = plan
+    }
 
     private static let url = URL(string: "http://127.0.0.1:1/item?n=7") ?? URL(fileURLWithPath: "/")
     /// The rendered body's size: the plain body has the same.

@@ -164,7 +164,7 @@ private func runWithoutServer(_ name: String, _ options: BenchOptions) async thr
         ReportBench(count: options.isQuick ? 1_000 : 10_000).run()
         return true
     case "mock-template":
-        try await MockTemplateBench(plan: options.isQuick ? .quick : .full).run()
+        try await MockTemplateBench(isQuick: options.isQuick).run()
         return true
     case "soak":
         guard let httpbin = options.httpbin else { throw BenchError("the soak needs --httpbin URL") }
