@@ -50,6 +50,8 @@ package struct HARSummary: Sendable, Hashable, Codable {
         /// The transaction's duration, in milliseconds (`Timings.duration`: the entry's `time`, plus its
         /// redirect hops').
         package var milliseconds: Double
+        /// The GraphQL operation, such as `mutation AddItem`, for a GraphQL request.
+        package var graphQLOperation: String?
     }
 
     /// How many entries one source answered (NetTap's `answeredBy`), and which stubs or cassette entries.
@@ -117,6 +119,9 @@ package struct HARSummary: Sendable, Hashable, Codable {
     /// Who answered the entries, most entries first then by name: the network, a stub, a cassette, … Only HAR
     /// files written by NetTap know; entries from other tools all count as `network`.
     package var answeredBy: [SourceCount]
+    /// The GraphQL operations, most requests first: every GraphQL request counts with its operation (from NetTap's
+    /// `graphql.operation` label, or read from the request for other tools' entries); empty when there are none.
+    package var graphQLOperations: [GraphQLOperationTotals] = []
     /// The findings: those NetTap recorded in the entries (integrity mismatches, audit findings), and with
     /// `nettap report --audit` those the audit rules find now; most severe first.
     package var findings: [FindingEntry] = []
@@ -150,6 +155,7 @@ package struct HARSummary: Sendable, Hashable, Codable {
         for transaction in transactions { counts[transaction.response?.statusCode ?? 0, default: 0] += 1 }
         statusCounts = Self.statusCounts(counts)
         slowest = Self.slowest(indexed, of: entries, limit: slowestLimit, redactor: redactor)
+        graphQLOperations = Self.graphQLOperations(of: transactions)
         answeredBy = Self.sources(of: transactions)
         rewrites = Self.rewrites(indexed, of: entries, redactor: redactor)
         redaction = redactor.isEnabled ? "on" : "off"
@@ -171,13 +177,17 @@ package struct HARSummary: Sendable, Hashable, Codable {
             .prefix(max(0, limit))
             .map { index, milliseconds in
                 let entry = entries[index]
+                let graphQL = indexed.first { $0.entryIndex == index }.flatMap {
+                    GraphQLRequest.label(of: $0.transaction)
+                }
                 return SlowEntry(
                     index: index,
                     method: entry.request.method,
                     url: redactor.redactedURL(of: entry, sweeping: secrets),
                     status: entry.response.status,
                     httpVersion: entry.negotiatedHTTPVersion,
-                    milliseconds: milliseconds
+                    milliseconds: milliseconds,
+                    graphQLOperation: graphQL.map(GraphQLRequest.text(of:))
                 )
             }
     }

@@ -10,7 +10,9 @@ import FoundationNetworking
 ///
 /// Prints the base stubs, then each scenario (the active one marked), one row per stub with its matcher and
 /// response; a stub with alternatives gets one row per alternative (the active one marked), a sequence stub
-/// one row per step. A `nettap.json` with a `rewrite` section gets its rules after them (`RewriteRulesText`).
+/// one row per step. Stubs in a state machine get a STATE column (the state they need, the state they move to),
+/// templated responses say so, and the state machines are listed with their state as loaded.
+/// A `nettap.json` with a `rewrite` section gets its rules after them (`RewriteRulesText`).
 ///
 /// Exit codes: 0 listed, 1 the file is missing or invalid (the line names the file and the JSON path),
 /// 2 usage error.
@@ -23,7 +25,10 @@ package struct MockListCommand: Command {
         discussion: """
             Each stub shows its matcher (as RequestMatcher describes it) and its response: status, body
             size and kind, latency, body pacing, a simulated error or a redirect. "(active)" marks the active
-            scenario and each stub's active alternative.
+            scenario and each stub's active alternative. "templated" marks responses rendered from the request
+            ({{…}} placeholders). A STATE column shows the state machine a stub belongs to, the state it
+            requires and the state it moves to; "State machines" lists each machine with its state as loaded
+            (Started unless the file's states say otherwise) and the stubs that need or move it.
 
             Exit codes: 0 success, 1 missing or invalid file, 2 usage error.
             """
@@ -82,6 +87,7 @@ package struct MockListCommand: Command {
         var output =
             "\(file): \(stubCount) base stub\(stubCount == 1 ? "" : "s"), "
             + "\(scenarioCount) scenario\(scenarioCount == 1 ? "" : "s"); active scenario: \(active)\n"
+        output += stateMachines(configuration) ?? ""
         output += "\nBase stubs (always active):\n" + section(configuration.stubs)
         for scenario in configuration.scenarios {
             let mark = scenario.name == configuration.activeScenario ? " (active)" : ""
@@ -92,15 +98,24 @@ package struct MockListCommand: Command {
 
     private static func section(_ stubs: [Stub]) -> String {
         guard !stubs.isEmpty else { return "  (none)\n" }
-        var table = TextTable(headings: ["STUB", "MATCH", "RESPONSE"], alignments: [.left, .left, .left])
+        let hasStates = stubs.contains { $0.state != nil }
+        var table = TextTable(
+            headings: ["STUB", "MATCH"] + (hasStates ? ["STATE"] : []) + ["RESPONSE"],
+            alignments: [.left, .left, .left] + (hasStates ? [.left] : [])
+        )
         for stub in stubs {
             let lines = responseLines(stub.responses)
+            let state = hasStates ? [stateText(stub)] : []
             for (offset, line) in lines.enumerated() {
-                table.rows.append(offset == 0 ? [stub.name, stub.matcher.description, line] : ["", "", line])
+                let first = offset == 0
+                table.rows.append(
+                    [first ? stub.name : "", first ? stub.matcher.description : ""]
+                        + (first ? state : state.map { _ in "" })
+                        + [line]
+                )
             }
         }
-        return table.rendered.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            .map { "  " + $0 }.joined(separator: "\n") + "\n"
+        return indented(table)
     }
 
     /// One line per response a stub can give.
@@ -157,7 +172,7 @@ package struct MockListCommand: Command {
         case nil:
             break
         }
-        return parts.joined(separator: ", ")
+        return parts.joined(separator: ", ") + templateText(response)
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

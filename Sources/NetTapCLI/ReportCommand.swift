@@ -21,7 +21,8 @@ package struct ReportCommand: Command {
     package static let spec = CommandSpec(
         name: "report",
         summary:
-            "Summarizes a HAR file or NetTap store: per-host traffic, percentiles, statuses, who answered, slowest.",
+            "Summarizes a HAR file or NetTap store: per-host traffic, percentiles, statuses, who answered, GraphQL "
+            + "operations, slowest.",
         positionals: [
             PositionalSpec(name: "FILE.(har|sqlite)", help: "The HAR 1.2 file, or NetTap SQLite store, to summarize.")
         ],
@@ -67,6 +68,10 @@ package struct ReportCommand: Command {
 
             A NetTap store (an SQLite file, whatever its name) is read read-only and summarized as the HAR
             export of all its transactions would be.
+
+            GraphQL: every GraphQL request counts with its operation (NetTap's graphql.operation label, or
+            for other tools' entries the operationName or the query document's first operation, read from the
+            request), one row per operation, figures as in the host table; the slowest list names it too.
 
             Findings: those NetTap recorded on the transactions (integrity mismatches, audit findings) are
             listed, most severe first, numbered as their messages below the table (HAR ENTRY is the entry's
@@ -219,6 +224,9 @@ package struct ReportCommand: Command {
         if summary.answeredBy.contains(where: { $0.source != "network" }) {
             output += "\n" + answeredByTable(summary)
         }
+        if !summary.graphQLOperations.isEmpty {
+            output += "\n" + graphQLTable(summary)
+        }
         if !summary.slowest.isEmpty {
             output += "\n" + slowestText(summary)
         }
@@ -288,6 +296,23 @@ package struct ReportCommand: Command {
         return sources.rendered
     }
 
+    /// The GraphQL operations under their heading: requests, failures and durations per operation.
+    private static func graphQLTable(_ summary: HARSummary) -> String {
+        var operations = TextTable(
+            headings: ["GRAPHQL OPERATION", "TYPE", "REQUESTS", "FAILED", "HTTP ERRORS", "P50 MS", "P95 MS"],
+            alignments: [.left, .left, .right, .right, .right, .right, .right]
+        )
+        operations.rows = summary.graphQLOperations.map { operation in
+            let statistics = operation.statistics
+            return [
+                operation.operation, operation.type ?? "-", "\(statistics.requests)", "\(statistics.failed)",
+                "\(statistics.httpErrors)", statistics.p50Milliseconds.map(Formatting.milliseconds) ?? "-",
+                statistics.p95Milliseconds.map(Formatting.milliseconds) ?? "-",
+            ]
+        }
+        return operations.rendered
+    }
+
     /// The slowest transactions, under their heading.
     private static func slowestText(_ summary: HARSummary) -> String {
         var slowest = TextTable(
@@ -297,7 +322,7 @@ package struct ReportCommand: Command {
         slowest.rows = summary.slowest.map {
             [
                 Formatting.milliseconds($0.milliseconds), "\($0.status)", $0.httpVersion ?? "-", $0.method,
-                Self.shortened($0.url),
+                Self.shortened($0.url) + ($0.graphQLOperation.map { " (GraphQL \($0))" } ?? ""),
             ]
         }
         return "Slowest \(summary.slowest.count):\n" + slowest.rendered

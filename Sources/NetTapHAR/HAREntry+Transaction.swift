@@ -167,6 +167,10 @@ extension HAREntry {
     /// A short readable account of what HAR 1.2 cannot say, or `nil` when there is nothing to add.
     static func summary(of transaction: CapturedTransaction) -> String? {
         var parts: [String] = []
+        if let operation = transaction.annotations[GraphQLRequest.operationAnnotation] {
+            let type = transaction.annotations[GraphQLRequest.typeAnnotation] ?? "operation"
+            parts.append("GraphQL \(type) \(operation)")
+        }
         if transaction.answeredBy != CapturedTransaction.answeredByNetwork {
             parts.append("answered by \(transaction.answeredBy)")
         }
@@ -181,9 +185,11 @@ extension HAREntry {
             let final = transaction.response?.url.absoluteString ?? "?"
             parts.append("redirected \(hops.joined(separator: " → ")) → \(final)")
         }
-        if !transaction.annotations.isEmpty {
-            let notes = transaction.annotations.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            parts.append("notes \(notes.joined(separator: ", "))")
+        // The GraphQL labels lead the comment already.
+        let notes = transaction.annotations.filter { !$0.key.hasPrefix("graphql.") }
+        if !notes.isEmpty {
+            let listed = notes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            parts.append("notes \(listed.joined(separator: ", "))")
         }
         for finding in transaction.findings {
             parts.append("finding \(finding.summary)")

@@ -7,11 +7,11 @@ import FoundationNetworking
 
 /// Stubs and scenarios as written in a JSON file: the `mocks` section of `nettap.json`, or a file of its own.
 ///
-/// A stand-alone file holds the section's members (`activeScenario`, `stubs`, `scenarios`) at its top level. A
-/// stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape) and exactly one of `response`,
-/// `alternatives` or `sequence`; a response has `status`, `headers`, at most one body (`body`, `json`, `base64`
-/// or `file`, relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error` and
-/// `redirect`.
+/// A stand-alone file holds the section's members (`activeScenario`, `stubs`, `scenarios`, `states`, `randomSeed`)
+/// at its top level. A stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape), exactly one of
+/// `response`, `alternatives` or `sequence`, and optionally a `state` (`machine`, `requires`, `moveTo`) and
+/// `templated`; a response has `status`, `headers`, at most one body (`body`, `json`, `base64` or `file`,
+/// relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error` and `redirect`.
 ///
 /// ```json
 /// {
@@ -35,9 +35,13 @@ public struct MockConfiguration: Sendable {
     public var scenarios: [Scenario]
     /// The scenario active at first, or `nil`.
     public var activeScenario: String?
+    /// The state each state machine starts in, where not ``StubState/started`` (`states` in the file).
+    public var states: [String: String]
+    /// The seed of `{{randomId}}` in templated stubs, for the same ids on every run; `nil` for a random seed.
+    public var randomSeed: UInt64?
 
     /// The keys of the `mocks` section.
-    public static let sectionKeys: Set<String> = ["activeScenario", "stubs", "scenarios"]
+    public static let sectionKeys: Set<String> = ["activeScenario", "stubs", "scenarios", "states", "randomSeed"]
 
     /// Creates a configuration.
     ///
@@ -45,10 +49,20 @@ public struct MockConfiguration: Sendable {
     ///   - stubs: The base stubs.
     ///   - scenarios: The scenarios.
     ///   - activeScenario: The scenario active at first.
-    public init(stubs: [Stub] = [], scenarios: [Scenario] = [], activeScenario: String? = nil) {
+    ///   - states: The state each state machine starts in, where not ``StubState/started``.
+    ///   - randomSeed: The seed of `{{randomId}}`; `nil` for a random one.
+    public init(
+        stubs: [Stub] = [],
+        scenarios: [Scenario] = [],
+        activeScenario: String? = nil,
+        states: [String: String] = [:],
+        randomSeed: UInt64? = nil
+    ) {
         self.stubs = stubs
         self.scenarios = scenarios
         self.activeScenario = activeScenario
+        self.states = states
+        self.randomSeed = randomSeed
     }
 
     /// Reads a `nettap.json` (its `mocks` section) or a stand-alone mocks file.
@@ -87,6 +101,14 @@ public struct MockConfiguration: Sendable {
                 MockingError.unknownScenario(active, available: scenarios.map(\.name)).description
             )
         }
+        states = [:]
+        randomSeed = nil
+        try readStates(node)
+        if let seed = try node.child("randomSeed"), seed.value != .null {
+            let value = try seed.intValue()
+            guard value >= 0 else { throw seed.error("expected a seed from 0, found \(value)") }
+            randomSeed = UInt64(value)
+        }
     }
 
     /// The section as JSON, as ``write(to:)`` writes it.
@@ -113,6 +135,8 @@ public struct MockConfiguration: Sendable {
             ),
         ]
         if let activeScenario { section["activeScenario"] = .string(activeScenario) }
+        if !states.isEmpty { section["states"] = .object(states.mapValues(JSONValue.string)) }
+        if let randomSeed, let seed = Int64(exactly: randomSeed) { section["randomSeed"] = .integer(seed) }
         return .object(section)
     }
 

@@ -7,11 +7,15 @@ import FoundationNetworking
 
 /// Reads stubs and responses from configuration nodes (the format is documented on ``MockConfiguration``).
 struct MockConfigurationReader {
-    static let stubKeys: Set<String> = ["name", "match", "response", "alternatives", "active", "sequence", "afterEnd"]
+    static let stubKeys: Set<String> = [
+        "name", "match", "response", "alternatives", "active", "sequence", "afterEnd", "state", "templated",
+    ]
     static let responseKeys: Set<String> = [
         "status", "headers", "body", "json", "base64", "file", "latencyMs", "durationMs", "bandwidth", "error",
         "redirect",
     ]
+    /// The keys of a stub's `state`.
+    static let stateKeys: Set<String> = ["machine", "requires", "moveTo"]
 
     let baseDirectory: URL?
 
@@ -45,6 +49,14 @@ struct MockConfigurationReader {
         if kind != "sequence", let end = try node.child("afterEnd") {
             throw end.error("\"afterEnd\" needs \"sequence\"")
         }
+        let templated = try node.bool("templated") ?? false
+        var stub = Stub(name, matching: matcher, responses: try responses(node, kind: kind, templated: templated))
+        if let stateNode = try node.child("state"), stateNode.value != .null { stub.state = try state(stateNode) }
+        return stub
+    }
+
+    /// The responses of a stub of `kind` (`response`, `alternatives` or `sequence`).
+    private func responses(_ node: ConfigNode, kind: String, templated: Bool) throws -> Stub.Responses {
         switch kind {
         case "alternatives":
             let elements = try node.requiredChild("alternatives").elements()
@@ -57,7 +69,8 @@ struct MockConfigurationReader {
                 guard !alternatives.contains(where: { $0.name == alternativeName }) else {
                     throw try element.requiredChild("name").error("alternative \"\(alternativeName)\" is defined twice")
                 }
-                alternatives.append(Stub.Alternative(alternativeName, try response(element, extraKeys: ["name"])))
+                let response = try response(element, extraKeys: ["name"], templated: templated)
+                alternatives.append(Stub.Alternative(alternativeName, response))
             }
             let active = try node.string("active")
             if let active, !alternatives.contains(where: { $0.name == active }) {
@@ -66,26 +79,45 @@ struct MockConfigurationReader {
                         + alternatives.map { "\"\($0.name)\"" }.joined(separator: ", ")
                 )
             }
-            return Stub(name, matching: matcher, alternatives: alternatives, active: active)
+            let chosen = active ?? alternatives[0].name
+            return .alternatives(alternatives, active: chosen)
         case "sequence":
-            let sequenceNode = try node.requiredChild("sequence")
-            let responses = try sequenceNode.elements().map { try response($0) }
-            guard !responses.isEmpty else { throw sequenceNode.error("needs at least one response") }
-            var afterEnd = Stub.SequenceEnd.repeatLast
-            if let endNode = try node.child("afterEnd") {
-                let text = try endNode.stringValue()
-                guard let end = Stub.SequenceEnd(rawValue: text) else {
-                    throw endNode.error("expected \"repeatLast\" or \"cycle\", found \"\(text)\"")
-                }
-                afterEnd = end
-            }
-            return Stub(name, matching: matcher, sequence: responses, afterEnd: afterEnd)
+            return try sequence(node, templated: templated)
         default:
-            return Stub(name, matching: matcher, response: try response(node.requiredChild("response")))
+            return .single(try response(node.requiredChild("response"), templated: templated))
         }
     }
 
-    func response(_ node: ConfigNode, extraKeys: Set<String> = []) throws -> StubResponse {
+    /// The responses of a sequence stub and what follows its last one.
+    private func sequence(_ node: ConfigNode, templated: Bool) throws -> Stub.Responses {
+        let sequenceNode = try node.requiredChild("sequence")
+        let responses = try sequenceNode.elements().map { try response($0, templated: templated) }
+        guard !responses.isEmpty else { throw sequenceNode.error("needs at least one response") }
+        var afterEnd = Stub.SequenceEnd.repeatLast
+        if let endNode = try node.child("afterEnd") {
+            let text = try endNode.stringValue()
+            guard let end = Stub.SequenceEnd(rawValue: text) else {
+                throw endNode.error("expected \"repeatLast\" or \"cycle\", found \"\(text)\"")
+            }
+            afterEnd = end
+        }
+        return .sequence(responses, afterEnd: afterEnd)
+    }
+
+    /// A stub's `state`: `{"machine": …, "requires": …, "moveTo": …}`.
+    private func state(_ node: ConfigNode) throws -> StubState {
+        try node.rejectUnknownKeys(allowed: Self.stateKeys)
+        let machine = try node.requiredString("machine")
+        guard !machine.isEmpty else { throw try node.requiredChild("machine").error("a machine needs a name") }
+        let requires = try node.string("requires")
+        let moveTo = try node.string("moveTo")
+        guard requires != nil || moveTo != nil else {
+            throw node.error("a state needs \"requires\" (the state the stub applies in), \"moveTo\", or both")
+        }
+        return StubState(machine: machine, requires: requires, moveTo: moveTo)
+    }
+
+    func response(_ node: ConfigNode, extraKeys: Set<String> = [], templated: Bool = false) throws -> StubResponse {
         try node.rejectUnknownKeys(allowed: Self.responseKeys.union(extraKeys))
         let bodyKeys = ["body", "json", "base64", "file"].filter { (try? node.child($0)) != nil }
         if bodyKeys.count > 1 {
@@ -104,21 +136,40 @@ struct MockConfigurationReader {
             }
             response = .failure(try errorCode(errorNode))
         } else {
-            let headers = try node.child("headers").map(headers) ?? [:]
-            let status = try node.int("status")
-            if let redirect = try node.string("redirect") {
-                response = .redirect(to: redirect, statusCode: status ?? 302)
-                for field in headers where field.name.lowercased() != "location" {
-                    response.headers.add(name: field.name, value: field.value)
-                }
-            } else {
-                response = StubResponse(statusCode: status ?? 200, headers: headers)
-            }
-            if let status, !(100...999).contains(status) {
-                throw try node.requiredChild("status").error("expected a status from 100 to 999, found \(status)")
-            }
-            response.body = try body(node)
+            response = try httpResponse(node, templated: templated)
         }
+        try pace(&response, node)
+        return templated ? try compiled(response, node) : response
+    }
+
+    /// Status, headers, redirect and body; a string status is a template (only in a templated stub).
+    private func httpResponse(_ node: ConfigNode, templated: Bool) throws -> StubResponse {
+        var response: StubResponse
+        let headers = try node.child("headers").map(headers) ?? [:]
+        let statusNode = try node.child("status")
+        if let statusNode, case .string = statusNode.value, !templated {
+            throw statusNode.error(
+                "expected an integer, found a string; a status template needs \"templated\": true on the stub"
+            )
+        }
+        let status = statusNode?.value.stringValue != nil ? nil : try node.int("status")
+        if let redirect = try node.string("redirect") {
+            response = .redirect(to: redirect, statusCode: status ?? 302)
+            for field in headers where field.name.lowercased() != "location" {
+                response.headers.add(name: field.name, value: field.value)
+            }
+        } else {
+            response = StubResponse(statusCode: status ?? 200, headers: headers)
+        }
+        if let status, !(100...999).contains(status) {
+            throw try node.requiredChild("status").error("expected a status from 100 to 999, found \(status)")
+        }
+        response.body = try body(node)
+        return response
+    }
+
+    /// Latency and body pacing.
+    private func pace(_ response: inout StubResponse, _ node: ConfigNode) throws {
         if let latency = try node.child("latencyMs") { response.latency = try milliseconds(latency) }
         if let duration = try node.child("durationMs") { response.pacing = .duration(try milliseconds(duration)) }
         if let bandwidth = try node.child("bandwidth") {
@@ -128,7 +179,6 @@ struct MockConfigurationReader {
             }
             response.pacing = .bandwidth(bytesPerSecond: value)
         }
-        return response
     }
 
     private func body(_ node: ConfigNode) throws -> StubBody {

@@ -42,6 +42,13 @@ struct MockConfigurationWriter {
             )
             object["afterEnd"] = .string(afterEnd.rawValue)
         }
+        if let state = stub.state {
+            var written: [String: JSONValue] = ["machine": .string(state.machine)]
+            if let requires = state.requires { written["requires"] = .string(requires) }
+            if let moveTo = state.moveTo { written["moveTo"] = .string(moveTo) }
+            object["state"] = .object(written)
+        }
+        if stub.isTemplated { object["templated"] = true }
         return .object(object)
     }
 
@@ -65,6 +72,7 @@ struct MockConfigurationWriter {
             } else if response.statusCode != 200 {
                 object["status"] = .integer(Int64(response.statusCode))
             }
+            if let template = response.statusTemplate { object["status"] = .string(template) }
             if !headers.isEmpty {
                 object["headers"] = .array(
                     headers.map { .object(["name": .string($0.name), "value": .string($0.value)]) }

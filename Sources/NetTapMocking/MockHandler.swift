@@ -23,6 +23,8 @@ import FoundationNetworking
 /// | `scenario` | the scenario the stub belongs to (absent for base stubs) |
 /// | `alternative` | the active alternative that answered (alternative stubs only) |
 /// | `sequence` | the 0-based position in the sequence that answered (sequence stubs only) |
+/// | `state` | the stub's state machine and its move: `cart: Started → item added`, or `cart: item added` when it stays |
+/// | `template` | why a templated status could not be used (the answer is then 500) |
 /// | `unmatched` | under ``UnmatchedPolicy/fail``: the explanation the request failed with (no stub matched) |
 ///
 /// Requests no stub matches are kept in ``MockSet/unmatchedRequests`` and handled by the
@@ -58,6 +60,10 @@ public struct MockHandler: TransactionHandler {
     public static let alternativeAnnotation = "alternative"
     /// The annotation key holding the position in a sequence that answered (0-based).
     public static let sequenceAnnotation = "sequence"
+    /// The annotation key holding the answering stub's state machine step, such as `cart: Started → item added`.
+    public static let stateAnnotation = "state"
+    /// The annotation key holding why a templated answer's status could not be used.
+    public static let templateAnnotation = "template"
     /// The annotation key holding why a request was refused under ``UnmatchedPolicy/fail`` (the error's
     /// description); such a request is answered by this handler, not the network.
     public static let unmatchedAnnotation = "unmatched"
@@ -133,7 +139,18 @@ public struct MockHandler: TransactionHandler {
         if let scenario = resolution.scenario { context.annotate(Self.scenarioAnnotation, scenario) }
         if let alternative = resolution.alternative { context.annotate(Self.alternativeAnnotation, alternative) }
         if let index = resolution.sequenceIndex { context.annotate(Self.sequenceAnnotation, String(index)) }
-        return try await resolution.response.answer(request, clock: context.clock)
+        if let step = resolution.transition {
+            let move = step.from == step.to ? step.to : "\(step.from) → \(step.to)"
+            context.annotate(Self.stateAnnotation, "\(step.machine): \(move)")
+        }
+        var response = resolution.response
+        if response.isTemplated {
+            let environment = mocks.templateEnvironment(startDate: context.startDate)
+            let (rendered, problem) = response.rendered(for: request, environment: environment)
+            if let problem { context.annotate(Self.templateAnnotation, problem) }
+            response = rendered
+        }
+        return try await response.answer(request, clock: context.clock)
     }
 
     /// Relays the network's response to the app and, once its body has arrived whole, adds it as a stub.

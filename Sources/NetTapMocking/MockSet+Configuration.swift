@@ -8,12 +8,16 @@ extension MockSet {
     public convenience init(configuration: MockConfiguration) throws {
         self.init(stubs: configuration.stubs, scenarios: configuration.scenarios)
         try activate(scenario: configuration.activeScenario)
+        initialStates = configuration.states
+        if let seed = configuration.randomSeed { randomSeed = seed }
     }
 
     /// The current stubs, scenarios and active scenario (including stubs added at runtime), to write back with
     /// ``MockConfiguration/write(to:)``.
     ///
-    /// Alternatives selected at runtime are written as each stub's `active` alternative.
+    /// Alternatives selected at runtime are written as each stub's `active` alternative, and state machines not in
+    /// ``StubState/started`` as `states` (the state they start in when the file is read again); the seed is written
+    /// when it was set.
     public var configuration: MockConfiguration {
         let selected = { (stub: Stub, scenario: String?) -> Stub in
             guard case .alternatives(let alternatives, _) = stub.responses,
@@ -28,7 +32,9 @@ extension MockSet {
             scenarios: scenarios.map { scenario in
                 Scenario(scenario.name, stubs: scenario.stubs.map { selected($0, scenario.name) })
             },
-            activeScenario: activeScenario
+            activeScenario: activeScenario,
+            states: states.filter { $0.value != StubState.started },
+            randomSeed: storage.withLock { $0.isSeedSet ? $0.randomSeed : nil }
         )
     }
 }

@@ -13,6 +13,11 @@ import FoundationNetworking
 /// stub under a name already used in the same place replaces it. What a mock set keeps per request is bounded:
 /// ``unmatchedRequests`` holds the newest ``unmatchedRequestLimit`` requests.
 ///
+/// A mock set also runs state machines (``StubState``): a stub with a state applies only while its machine is in
+/// the state it requires, and answering moves the machine on; read and change them with ``state(of:)``,
+/// ``setState(_:of:)`` and ``resetStates()``. Templated stubs draw `{{randomId}}` from the mock set's seeded
+/// generator (``randomSeed``).
+///
 /// ```swift
 /// let mocks = MockSet(
 ///     stubs: [Stub("config", matching: .path("/config"), response: .json(["theme": "dark"]))],
@@ -24,7 +29,8 @@ import FoundationNetworking
 ///
 /// Thread safety: every member may be used from any thread while requests are in flight; a change is seen by
 /// every request that starts after it returns. Counting a hit is atomic, so concurrent requests to a sequence
-/// stub each get their own step.
+/// stub each get their own step, and so is a state machine's move with the match that made it: of concurrent
+/// requests, one finds the machine in a state and moves it, the others see the new state.
 ///
 /// The precedence rule in full is in the “Mocks and mock files” article of the NetTap documentation.
 public final class MockSet: Sendable {
@@ -37,74 +43,25 @@ public final class MockSet: Sendable {
         var order: Int
     }
 
-    /// What one request got: the stub, where it came from, and the response chosen for this hit.
+    /// What one request got: the stub, where it came from, the response chosen for this hit, and the state
+    /// machine step it took.
     struct Resolution: Sendable {
+        /// A machine's state before and after the stub answered (the same when it did not move).
+        struct Transition: Sendable, Equatable {
+            var machine: String
+            var from: String
+            var to: String
+        }
+
         var stub: Stub
         var scenario: String?
         var response: StubResponse
         var alternative: String?
         var sequenceIndex: Int?
+        var transition: Transition?
     }
 
-    private struct State {
-        var base: [Entry] = []
-        var scenarioNames: [String] = []
-        var scenarioEntries: [String: [Entry]] = [:]
-        var activeScenario: String?
-        var nextOrder = 0
-        var hits: [Int: Int] = [:]
-        var selected: [Int: String] = [:]
-        var unmatched: [URLRequest] = []
-
-        mutating func insert(_ stub: Stub, scenario: String?) {
-            let entry = Entry(stub: stub, scenario: scenario, order: nextOrder)
-            nextOrder += 1
-            if let scenario {
-                if scenarioEntries[scenario] == nil { scenarioNames.append(scenario) }
-                remove(named: stub.name, scenario: scenario)
-                scenarioEntries[scenario, default: []].append(entry)
-            } else {
-                remove(named: stub.name, scenario: nil)
-                base.append(entry)
-            }
-        }
-
-        /// Removes the entries of a name from a scenario (`nil`: the base stubs), with their hit counts and
-        /// selected alternatives.
-        /// - Returns: Whether an entry was removed.
-        @discardableResult
-        mutating func remove(named name: String, scenario: String?) -> Bool {
-            let layer = scenario.map { scenarioEntries[$0] ?? [] } ?? base
-            let removed = layer.filter { $0.stub.name == name }
-            guard !removed.isEmpty else { return false }
-            if let scenario {
-                scenarioEntries[scenario]?.removeAll { $0.stub.name == name }
-            } else {
-                base.removeAll { $0.stub.name == name }
-            }
-            for entry in removed {
-                hits[entry.order] = nil
-                selected[entry.order] = nil
-            }
-            return true
-        }
-
-        /// Whether an entry is still in the set (it may have been replaced or removed since it was chosen).
-        func contains(_ entry: Entry) -> Bool {
-            let layer = entry.scenario.map { scenarioEntries[$0] ?? [] } ?? base
-            return layer.contains { $0.order == entry.order }
-        }
-
-        var activeEntries: [Entry] {
-            base + (activeScenario.flatMap { scenarioEntries[$0] } ?? [])
-        }
-
-        var allEntries: [Entry] {
-            base + scenarioNames.flatMap { scenarioEntries[$0] ?? [] }
-        }
-    }
-
-    private let state = Locked(State())
+    let storage = Locked(Storage(randomSeed: UInt64.random(in: 0...UInt64.max)))
 
     /// Creates a mock set with no scenario active.
     ///
@@ -112,15 +69,9 @@ public final class MockSet: Sendable {
     ///   - stubs: The base stubs, always active.
     ///   - scenarios: The scenarios; activate one with ``activate(scenario:)``.
     public init(stubs: [Stub] = [], scenarios: [Scenario] = []) {
-        state.withLock { state in
-            for stub in stubs { state.insert(stub, scenario: nil) }
-            for scenario in scenarios {
-                if state.scenarioEntries[scenario.name] == nil {
-                    state.scenarioNames.append(scenario.name)
-                    state.scenarioEntries[scenario.name] = []
-                }
-                for stub in scenario.stubs { state.insert(stub, scenario: scenario.name) }
-            }
+        storage.withLock { storage in
+            for stub in stubs { storage.insert(stub, scenario: nil) }
+            for scenario in scenarios { storage.insert(scenario) }
         }
     }
 
@@ -128,19 +79,19 @@ public final class MockSet: Sendable {
 
     /// The base stubs, oldest first.
     public var stubs: [Stub] {
-        state.withLock { $0.base.map(\.stub) }
+        storage.withLock { $0.base.map(\.stub) }
     }
 
     /// The scenarios with their stubs (oldest first), in the order they were added.
     public var scenarios: [Scenario] {
-        state.withLock { state in
-            state.scenarioNames.map { Scenario($0, stubs: (state.scenarioEntries[$0] ?? []).map(\.stub)) }
+        storage.withLock { storage in
+            storage.scenarioNames.map { Scenario($0, stubs: (storage.scenarioEntries[$0] ?? []).map(\.stub)) }
         }
     }
 
     /// The name of the active scenario, or `nil` when only the base stubs answer.
     public var activeScenario: String? {
-        state.withLock { $0.activeScenario }
+        storage.withLock { $0.activeScenario }
     }
 
     /// Makes a scenario active (or none), for every request that starts from now on.
@@ -148,11 +99,11 @@ public final class MockSet: Sendable {
     /// - Parameter name: The scenario's name; `nil` leaves only the base stubs active.
     /// - Throws: ``MockingError/unknownScenario(_:available:)`` when no scenario has that name.
     public func activate(scenario name: String?) throws {
-        try state.withLock { state in
-            if let name, state.scenarioEntries[name] == nil {
-                throw MockingError.unknownScenario(name, available: state.scenarioNames)
+        try storage.withLock { storage in
+            if let name, storage.scenarioEntries[name] == nil {
+                throw MockingError.unknownScenario(name, available: storage.scenarioNames)
             }
-            state.activeScenario = name
+            storage.activeScenario = name
         }
     }
 
@@ -160,7 +111,7 @@ public final class MockSet: Sendable {
     ///
     /// - Parameter stub: The stub.
     public func add(_ stub: Stub) {
-        state.withLock { $0.insert(stub, scenario: nil) }
+        storage.withLock { $0.insert(stub, scenario: nil) }
     }
 
     /// Adds a stub to a scenario, creating the scenario when needed; replaces a stub of the same name there.
@@ -169,20 +120,14 @@ public final class MockSet: Sendable {
     ///   - stub: The stub.
     ///   - scenario: The scenario's name.
     public func add(_ stub: Stub, toScenario scenario: String) {
-        state.withLock { $0.insert(stub, scenario: scenario) }
+        storage.withLock { $0.insert(stub, scenario: scenario) }
     }
 
     /// Adds a scenario; its stubs are added to a scenario of the same name when there is one.
     ///
     /// - Parameter scenario: The scenario.
     public func add(_ scenario: Scenario) {
-        state.withLock { state in
-            if state.scenarioEntries[scenario.name] == nil {
-                state.scenarioNames.append(scenario.name)
-                state.scenarioEntries[scenario.name] = []
-            }
-            for stub in scenario.stubs { state.insert(stub, scenario: scenario.name) }
-        }
+        storage.withLock { $0.insert(scenario) }
     }
 
     /// Removes a stub.
@@ -193,7 +138,7 @@ public final class MockSet: Sendable {
     /// - Returns: Whether a stub was removed.
     @discardableResult
     public func removeStub(named name: String, fromScenario scenario: String? = nil) -> Bool {
-        state.withLock { $0.remove(named: name, scenario: scenario) }
+        storage.withLock { $0.remove(named: name, scenario: scenario) }
     }
 
     // MARK: - Alternatives and counters
@@ -208,12 +153,12 @@ public final class MockSet: Sendable {
     /// - Throws: ``MockingError/unknownStub(_:scenario:available:)`` when no stub has that name there,
     ///   ``MockingError/unknownAlternative(_:stub:available:)`` when none of them has the alternative.
     public func select(alternative: String, for stub: String, in scenario: String? = nil) throws {
-        try state.withLock { state in
-            let entries = state.allEntries.filter {
+        try storage.withLock { storage in
+            let entries = storage.allEntries.filter {
                 $0.stub.name == stub && (scenario == nil || $0.scenario == scenario)
             }
             guard !entries.isEmpty else {
-                let names = state.allEntries.filter { scenario == nil || $0.scenario == scenario }.map(\.stub.name)
+                let names = storage.allEntries.filter { scenario == nil || $0.scenario == scenario }.map(\.stub.name)
                 throw MockingError.unknownStub(stub, scenario: scenario, available: Array(Set(names)).sorted())
             }
             let having = entries.filter { $0.stub.alternativeNames.contains(alternative) }
@@ -224,7 +169,7 @@ public final class MockSet: Sendable {
                     available: entries.flatMap(\.stub.alternativeNames)
                 )
             }
-            for entry in having { state.selected[entry.order] = alternative }
+            for entry in having { storage.selected[entry.order] = alternative }
         }
     }
 
@@ -235,13 +180,13 @@ public final class MockSet: Sendable {
     ///   - scenario: The scenario it is in; `nil` looks at the base stubs, then every scenario.
     /// - Returns: The active alternative, or `nil` when there is no such stub with alternatives.
     public func activeAlternative(for stub: String, in scenario: String? = nil) -> String? {
-        state.withLock { state in
-            let entry = state.allEntries.first {
+        storage.withLock { storage in
+            let entry = storage.allEntries.first {
                 $0.stub.name == stub && (scenario == nil || $0.scenario == scenario)
                     && !$0.stub.alternativeNames.isEmpty
             }
             guard let entry, case .alternatives(_, let active) = entry.stub.responses else { return nil }
-            return state.selected[entry.order] ?? active
+            return storage.selected[entry.order] ?? active
         }
     }
 
@@ -253,10 +198,10 @@ public final class MockSet: Sendable {
     ///     scenarios).
     /// - Returns: The number of hits.
     public func hitCount(for stub: String, in scenario: String? = nil) -> Int {
-        state.withLock { state in
-            state.allEntries
+        storage.withLock { storage in
+            storage.allEntries
                 .filter { $0.stub.name == stub && (scenario == nil || $0.scenario == scenario) }
-                .reduce(0) { $0 + state.hits[$1.order, default: 0] }
+                .reduce(0) { $0 + storage.hits[$1.order, default: 0] }
         }
     }
 
@@ -272,93 +217,17 @@ public final class MockSet: Sendable {
 
     /// Sets every hit count to zero, which also starts every sequence stub again from its first response.
     public func resetCounters() {
-        state.withLock { $0.hits = [:] }
+        storage.withLock { $0.hits = [:] }
     }
 
     /// The requests no stub matched, oldest first (whatever the handler's unmatched policy): the newest
     /// ``unmatchedRequestLimit`` of them.
     public var unmatchedRequests: [URLRequest] {
-        state.withLock { $0.unmatched }
+        storage.withLock { $0.unmatched }
     }
 
     /// Forgets the unmatched requests.
     public func removeUnmatchedRequests() {
-        state.withLock { $0.unmatched = [] }
-    }
-
-    // MARK: - Answering
-
-    /// Picks the answering stub for a request and counts the hit.
-    ///
-    /// - Complexity: O(number of active stubs) matcher evaluations, outside the lock.
-    func resolve(_ request: URLRequest) -> Resolution? {
-        let layers = state.withLock { state in
-            [state.activeScenario.flatMap { state.scenarioEntries[$0] } ?? [], state.base]
-        }
-        guard let best = layers.lazy.compactMap({ Self.winner(among: $0, for: request) }).first else { return nil }
-        let (hit, selected) = state.withLock { state -> (Int, String?) in
-            let hit = state.hits[best.order, default: 0]
-            // A stub replaced or removed while its matcher ran still answers this request (it started before
-            // the change), but no counter is kept for it.
-            if state.contains(best) { state.hits[best.order] = hit + 1 }
-            return (hit, state.selected[best.order])
-        }
-        guard let chosen = best.stub.response(forHit: hit, selected: selected) else { return nil }
-        return Resolution(
-            stub: best.stub,
-            scenario: best.scenario,
-            response: chosen.response,
-            alternative: chosen.alternative,
-            sequenceIndex: chosen.step
-        )
-    }
-
-    /// The most specific matching entry of one layer, ties to the newest; `nil` when none matches.
-    private static func winner(among entries: [Entry], for request: URLRequest) -> Entry? {
-        var best: Entry?
-        for entry in entries where entry.stub.canAnswer && entry.stub.matcher.matches(request) {
-            guard let current = best else {
-                best = entry
-                continue
-            }
-            let specificity = entry.stub.matcher.specificity
-            let bestSpecificity = current.stub.matcher.specificity
-            if specificity > bestSpecificity || (specificity == bestSpecificity && entry.order > current.order) {
-                best = entry
-            }
-        }
-        return best
-    }
-
-    /// Keeps an unmatched request, dropping the oldest beyond ``unmatchedRequestLimit``.
-    func recordUnmatched(_ request: URLRequest) {
-        state.withLock { state in
-            state.unmatched.append(request)
-            let excess = state.unmatched.count - Self.unmatchedRequestLimit
-            if excess > 0 { state.unmatched.removeFirst(excess) }
-        }
-    }
-
-    /// Explains why no stub answers a request: the request, the active scenario, and the closest stub with
-    /// the reason its matcher gives; for a request a stub does answer, which stub that is.
-    ///
-    /// - Parameter request: The request, usually one of ``unmatchedRequests``.
-    /// - Returns: One line, for example `no stub matched GET https://api.example.com/carts (…); closest: stub
-    ///   "cart" [method == GET && path == /cart]: path was "/carts", expected "/cart"`, or for a request that
-    ///   matches, `stub "cart" [method == GET && path == /cart] answers GET https://api.example.com/cart (…)`.
-    ///   Nothing is counted: the stub's hit count (sequence position) does not change.
-    /// - Complexity: O(number of active stubs) matcher evaluations.
-    public func explainUnmatched(_ request: URLRequest) -> String {
-        let (candidates, active, layers) = state.withLock { state in
-            (
-                state.activeEntries, state.activeScenario,
-                [state.activeScenario.flatMap { state.scenarioEntries[$0] } ?? [], state.base]
-            )
-        }
-        let explanation = UnmatchedExplanation(request: request, candidates: candidates, activeScenario: active)
-        if let winner = layers.lazy.compactMap({ Self.winner(among: $0, for: request) }).first {
-            return explanation.answered(by: winner)
-        }
-        return explanation.text
+        storage.withLock { $0.unmatched = [] }
     }
 }

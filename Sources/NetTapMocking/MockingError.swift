@@ -12,6 +12,8 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownAlternative(String, stub: String, available: [String])
     /// A captured exchange (`METHOD URL`) cannot become a stub, for the reason given.
     case notSavable(String, reason: String)
+    /// No stub names this state machine; `available` lists the machines there are.
+    case unknownStateMachine(String, available: [String])
 
     /// A one-line description naming what was asked for.
     public var description: String {
@@ -28,6 +30,8 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
                 + (available.isEmpty ? "none" : available.map { "\"\($0)\"" }.joined(separator: ", "))
         case .notSavable(let target, let reason):
             "cannot save \(target) as a stub: \(reason)"
+        case .unknownStateMachine(let name, let available):
+            "no state machine named \"\(name)\"" + Self.choices(for: name, among: available, kind: "state machines")
         }
     }
 }

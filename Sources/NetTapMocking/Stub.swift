@@ -62,6 +62,8 @@ public struct Stub: Sendable {
     public var matcher: RequestMatcher
     /// The responses.
     public var responses: Responses
+    /// The stub's place in a state machine: the state it needs and the state it moves to; `nil` when it has none.
+    public var state: StubState?
 
     /// Creates a stub with one response.
     ///
@@ -133,6 +135,7 @@ public struct Stub: Sendable {
         self.name = name
         self.matcher = matcher
         self.responses = responses
+        self.state = nil
     }
 
     /// The names of the alternatives, in order; empty for other stubs.

@@ -49,6 +49,8 @@ public struct StubResponse: Sendable {
     public var latency: Duration
     /// How the body is spread over time; `nil` delivers it as fast as the app reads.
     public var pacing: BodyPacing?
+    /// The compiled templates when the response is templated (``templated(status:)``), else `nil`.
+    var template: ResponseTemplate?
 
     /// Creates an HTTP response.
     ///
@@ -67,6 +69,7 @@ public struct StubResponse: Sendable {
         self.body = body
         self.latency = .zero
         self.pacing = nil
+        self.template = nil
     }
 
     /// The simulated network failure, when this response fails the request instead of answering it.

@@ -5,15 +5,19 @@ import NetTapCore
 import FoundationNetworking
 #endif
 
-/// The text that explains why no stub answered a request: the request, the active scenario, and the
-/// closest stub with the reason its matcher gave.
+/// The text that explains why no stub answered a request: the request, the active scenario, and the nearest miss
+/// with the reason it missed.
 ///
-/// "Closest" is a heuristic over the matcher descriptions: the stub whose description shares the most words
-/// with the request's method, host, path segments and query (ties: the more specific, then the newest).
+/// The nearest miss is the stub with the smallest near-miss distance (`RequestMatcher.distance(to:)`: the weighted,
+/// normalized edit distances of the parts that differ: method, host, path, query, headers, body, GraphQL
+/// operation), plus, for a stub that needs a state its machine is not in, the normalized edit distance between the
+/// two states; ties go to the more specific stub, then the newest.
 struct UnmatchedExplanation {
     let request: URLRequest
     let candidates: [MockSet.Entry]
     let activeScenario: String?
+    /// The current state of every machine the candidates name.
+    let states: [String: String]
 
     private var target: String {
         "\((request.httpMethod ?? "GET").uppercased()) \(request.url?.absoluteString ?? "<no URL>")"
@@ -25,9 +29,8 @@ struct UnmatchedExplanation {
 
     /// The line for a request that `entry`'s stub answers: nothing is unmatched.
     func answered(by entry: MockSet.Entry) -> String {
-        let place = entry.scenario.map { " in scenario \"\($0)\"" } ?? ""
-        return "stub \"\(entry.stub.name)\"\(place) [\(entry.stub.matcher.description)] answers \(target) "
-            + "(\(scenario)); nothing is unmatched"
+        "\(Self.name(of: entry)) [\(entry.stub.matcher.description)] answers \(target) (\(scenario)); "
+            + "nothing is unmatched"
     }
 
     var text: String {
@@ -35,38 +38,51 @@ struct UnmatchedExplanation {
         guard !answerable.isEmpty else {
             return "no stub matched \(target) (\(scenario); no stubs to match)"
         }
-        let words = Self.words(of: request)
-        let closest = answerable.max { lhs, rhs in
-            let lhsScore = Self.words(in: lhs.stub.matcher.description).intersection(words).count
-            let rhsScore = Self.words(in: rhs.stub.matcher.description).intersection(words).count
-            if lhsScore != rhsScore { return lhsScore < rhsScore }
-            if lhs.stub.matcher.specificity != rhs.stub.matcher.specificity {
-                return lhs.stub.matcher.specificity < rhs.stub.matcher.specificity
-            }
-            return lhs.order < rhs.order
+        let ranked = answerable.map { (entry: $0, distance: distance(of: $0)) }
+        let closest = ranked.min { lhs, rhs in
+            if lhs.distance != rhs.distance { return lhs.distance < rhs.distance }
+            let lhsSpecificity = lhs.entry.stub.matcher.specificity
+            let rhsSpecificity = rhs.entry.stub.matcher.specificity
+            if lhsSpecificity != rhsSpecificity { return lhsSpecificity > rhsSpecificity }
+            return lhs.entry.order > rhs.entry.order
         }
-        guard let closest else { return "no stub matched \(target) (\(scenario))" }
-        let place = closest.scenario.map { " in scenario \"\($0)\"" } ?? ""
-        let reason = closest.stub.matcher.explain(request).description
+        guard let closest = closest?.entry else { return "no stub matched \(target) (\(scenario))" }
         let count = answerable.count == 1 ? "1 stub" : "\(answerable.count) stubs"
-        return
-            "no stub matched \(target) (\(scenario), \(count) tried); closest: stub \"\(closest.stub.name)\"\(place) "
-            + "[\(closest.stub.matcher.description)]: \(reason)"
+        return "no stub matched \(target) (\(scenario), \(count) tried); closest: \(Self.name(of: closest)) "
+            + "[\(closest.stub.matcher.description)]: \(reason(of: closest))"
     }
 
-    private static func words(of request: URLRequest) -> Set<String> {
-        var text = request.httpMethod ?? "GET"
-        if let url = request.url {
-            text += " \(url.scheme ?? "") \(url.host ?? "") \(RequestMatcher.path(of: url)) \(url.query ?? "")"
+    /// How far a stub is from answering: its matcher's distance plus, when it needs another state, the states'
+    /// normalized edit distance (weight 1, like a header).
+    private func distance(of entry: MockSet.Entry) -> Double {
+        var distance = entry.stub.matcher.distance(to: request)
+        if let missing = missingState(of: entry) { distance += MatchDistance.text(missing.current, missing.required) }
+        return distance
+    }
+
+    /// The state a stub needs and its machine's current state, when they differ.
+    private func missingState(of entry: MockSet.Entry) -> (machine: String, current: String, required: String)? {
+        guard let state = entry.stub.state, let required = state.requires else { return nil }
+        let current = states[state.machine] ?? StubState.started
+        return current == required ? nil : (state.machine, current, required)
+    }
+
+    /// Why the stub missed: its matcher's reason, or the state it needs.
+    private func reason(of entry: MockSet.Entry) -> String {
+        let result = entry.stub.matcher.explain(request)
+        let state = missingState(of: entry).map { missing in
+            "state machine \"\(missing.machine)\" was in \"\(missing.current)\", the stub needs \"\(missing.required)\""
         }
-        return words(in: text)
+        switch (result, state) {
+        case (.missed(let reason), let state?): return "\(reason); and \(state)"
+        case (.missed(let reason), nil): return reason
+        case (.matched, let state?): return "matched, but \(state)"
+        case (.matched, nil): return "matched"
+        }
     }
 
-    private static func words(in text: String) -> Set<String> {
-        Set(
-            text.lowercased()
-                .split { !($0.isLetter || $0.isNumber) }
-                .map(String.init)
-        )
+    /// `stub "cart"`, with ` in scenario "…"` for a scenario's stub.
+    private static func name(of entry: MockSet.Entry) -> String {
+        "stub \"\(entry.stub.name)\"" + (entry.scenario.map { " in scenario \"\($0)\"" } ?? "")
     }
 }

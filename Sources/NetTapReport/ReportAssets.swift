@@ -125,7 +125,7 @@ enum ReportAssets {
             const controls = { q: $('f-q'), host: $('f-host'), status: $('f-status'), method: $('f-method'),
               source: $('f-source') };
             const haystacks = rows.map((row) => [row.method, row.status || 'failed', row.url, row.source,
-              row.error || ''].join(' ').toLowerCase());
+              row.error || '', row.graphql || ''].join(' ').toLowerCase());
             let view = [];
 
             const unique = (values) => Array.from(new Set(values)).sort();
@@ -247,14 +247,14 @@ enum ReportAssets {
                   make('span', null, row.method),
                   make('span', statusClass, row.status || 'failed'),
                   make('span', null, row.host),
-                  make('span', null, pathOf(row.url)),
+                  make('span', null, pathOf(row.url) + (row.graphql ? ' · ' + row.graphql : '')),
                   make('span', null, row.source),
                   make('span', 'num', formatMilliseconds(row.duration)),
                   make('span', 'num', formatBytes(row.bytesIn)),
                   make('span', null, row.findings ? String(row.findings) : ''));
                 line.children[0].title = new Date(row.start).toISOString();
                 line.children[3].title = row.host;
-                line.children[4].title = row.url;
+                line.children[4].title = row.url + (row.graphql ? ' (GraphQL ' + row.graphql + ')' : '');
                 fragment.append(line);
               }
               $('tx-rows').replaceChildren(fragment);
@@ -356,6 +356,7 @@ enum ReportAssets {
               };
               fact('Status', row.status ? row.status + (detail.httpVersion ? ' (' + detail.httpVersion + ')' : '') : 'no response');
               fact('State', row.state);
+              fact('GraphQL', row.graphql);
               fact('Answered by', row.source);
               fact('Started', new Date(row.start).toISOString());
               fact('Request sent', row.sent === undefined ? undefined : formatMilliseconds(row.sent));
@@ -364,6 +365,7 @@ enum ReportAssets {
               fact('Bytes out / in', formatBytes(row.bytesOut) + ' / ' + formatBytes(row.bytesIn));
               fact('Error', row.error);
               fact('ID', row.id);
+              for (const note of detail.notes) fact('Note: ' + note[0], note[1]);
               pane.append(facts);
               const part = (title, content, id) => {
                 const heading = make('h4', null, title);

@@ -34,6 +34,8 @@ struct ReportPayload: Encodable {
         var findings: Int
         var error: String?
         var mime: String?
+        /// The GraphQL operation, such as `mutation AddItem`, for a GraphQL request.
+        var graphql: String?
     }
 
     /// A body as the detail pane shows it.
@@ -80,6 +82,8 @@ struct ReportPayload: Encodable {
         var wire: Wire?
         /// What rewrite rules changed: `[label, value]` pairs of the transaction's `rewrite.` annotations, or `nil`.
         var rewrite: [[String]]?
+        /// The handlers' other annotations (stub, scenario, state, …) as name and value, by name.
+        var notes: [[String]]
     }
 
     var meta: Meta
@@ -178,7 +182,8 @@ struct ReportPayload: Encodable {
             bytesIn: transaction.response?.body?.totalByteCount ?? 0,
             findings: transaction.findings.count,
             error: transaction.error?.message,
-            mime: transaction.response?.headers["Content-Type"]
+            mime: transaction.response?.headers["Content-Type"],
+            graphql: GraphQLRequest.label(of: transaction).map(GraphQLRequest.text(of:))
         )
     }
 
@@ -204,7 +209,9 @@ struct ReportPayload: Encodable {
             // command again would only cost time.
             curl: CURLCommand.make(for: transaction.request, redactor: .disabled),
             wire: transaction.wire.map(Wire.init),
-            rewrite: rewriteFacts(of: transaction)
+            rewrite: rewriteFacts(of: transaction),
+            notes: transaction.annotations.filter { !$0.key.hasPrefix("graphql.") && !$0.key.hasPrefix("rewrite.") }
+                .sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
         )
     }
 

@@ -1,7 +1,8 @@
 // nettap-bench: measures what NetTap costs against direct URLSession, on one machine, in one run.
 //
 //   nettap-bench --base http://127.0.0.1:PORT [--tls-base https://127.0.0.1:PORT] [--httpbin URL] [--quick]
-//                [--only latency|throughput|mock|https|download|resources|breakdown|shaping|store|report|soak|inspector]
+//                [--only latency|throughput|mock|https|download|resources|breakdown|shaping|store|report|soak|inspector|
+//                        mock-template]
 //
 // Normally started by scripts/bench, which runs nginx and serves small.txt (about 200 bytes), mid.bin (10 MiB)
 // and big.bin (256 MiB), over HTTP and HTTPS; scripts/soak adds httpbin. Exits 0 whether or not NetTap meets its targets (this is a
@@ -20,7 +21,8 @@ struct BenchOptions {
     static let scenarioNames = ["latency", "throughput", "mock", "https", "download", "resources"]
     /// Every scenario name: the default ones, and `breakdown`, `shaping`, `store` and `report`, which run only
     /// when named with `--only`.
-    static let allScenarioNames = scenarioNames + ["breakdown", "shaping", "store", "report", "soak", "inspector"]
+    static let allScenarioNames =
+        scenarioNames + ["breakdown", "shaping", "store", "report", "soak", "inspector", "mock-template"]
 
     /// The usage text.
     static let usage = """
@@ -37,7 +39,9 @@ struct BenchOptions {
                        NetTapStore's inserts per second with 1 KiB bodies, and report, which times
                        NetTapReport's HTML rendering of 10,000 transactions, and soak, 20,000 checked requests
                        64 at a time with resource checks (needs --httpbin; scripts/soak), and inspector, which
-                       measures forwarded requests with a DevTools client connected, run only when named)
+                       measures forwarded requests with a DevTools client connected, and mock-template, which
+                       compares a templated stub with a state change to a plain stub (no server), run only when
+                       named)
         """
 
     /// The server's base URL.
@@ -108,7 +112,7 @@ func runBenchmark(_ options: BenchOptions) async throws -> Bool {
     var soakFailed = false
     let plan = options.isQuick ? Plan.quick : Plan.full
     // The store and report scenarios need no server; the others share one set of sessions.
-    let needsServer = options.scenarios.contains { !["store", "report", "soak"].contains($0) }
+    let needsServer = options.scenarios.contains { !["store", "report", "soak", "mock-template"].contains($0) }
     printHeader(options, plan: plan, needsServer: needsServer)
     let scenarios = needsServer ? try await Scenarios(base: options.base, tlsBase: options.tlsBase, plan: plan) : nil
     var report = Report()
@@ -149,7 +153,7 @@ private func printHeader(_ options: BenchOptions, plan: Plan, needsServer: Bool)
     print("load average at start: \(ProcessMetrics.loadAverage ?? "n/a") (other processes share these cores)")
 }
 
-/// Runs `store`, `report` or `soak`, which need none of the shared sessions.
+/// Runs `store`, `report`, `soak` or `mock-template`, which need none of the shared sessions.
 /// - Returns: Whether it passed (only the soak can fail), or `nil` for any other scenario.
 private func runWithoutServer(_ name: String, _ options: BenchOptions) async throws -> Bool? {
     switch name {
@@ -158,6 +162,9 @@ private func runWithoutServer(_ name: String, _ options: BenchOptions) async thr
         return true
     case "report":
         ReportBench(count: options.isQuick ? 1_000 : 10_000).run()
+        return true
+    case "mock-template":
+        try await MockTemplateBench(isQuick: options.isQuick).run()
         return true
     case "soak":
         guard let httpbin = options.httpbin else { throw BenchError("the soak needs --httpbin URL") }

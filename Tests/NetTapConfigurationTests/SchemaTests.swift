@@ -98,6 +98,9 @@ struct SchemaTests {
             // MockConfigurationReader reads the array form of response headers inline.
             "/$defs/responseFields/properties/headers/oneOf/0/items": ["name", "value"],
             "/$defs/matcher": RequestMatcher.configurationKeys,
+            // The object form of a matcher's graphql member, and a stub's state.
+            "/$defs/matcher/properties/graphql/oneOf/1": RequestMatcher.graphQLConfigurationKeys,
+            "/$defs/stub/properties/state": MockConfigurationReader.stateKeys,
             "/properties/cassette/properties/matching": CassetteMatching.configurationKeys,
             // ShapingRule.init(configuration:) reads its keys inline.
             "/properties/shaping/properties/rules/items": ["match", "profile"],

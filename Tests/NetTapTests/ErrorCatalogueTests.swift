@@ -102,6 +102,7 @@ struct ErrorCatalogueTests {
         case .unknownStub: "MockingError.unknownStub"
         case .unknownAlternative: "MockingError.unknownAlternative"
         case .notSavable: "MockingError.notSavable"
+        case .unknownStateMachine: "MockingError.unknownStateMachine"
         }
     }
 
@@ -159,7 +160,7 @@ struct ErrorCatalogueTests {
         + [
             MockingError.unknownScenario("", available: []), .unknownStub("", scenario: nil, available: []),
             .unknownAlternative("", stub: "", available: []),
-            .notSavable("", reason: ""),
+            .notSavable("", reason: ""), .unknownStateMachine("", available: []),
         ].map { key(for: $0) }
         + [key(for: IntegrityError.invalidDigest(""))]
         + [FileMountError.invalidPrefix("", reason: ""), .directoryNotFound(URL(fileURLWithPath: "/"))].map {
@@ -172,7 +173,7 @@ struct ErrorCatalogueTests {
             key(for: $0)
         }
         + [
-            "InputError", "RedactionPatternError", "OfflineCacheError",
+            "InputError", "RedactionPatternError", "OfflineCacheError", "TemplateError",
         ]
 
     /// The key of an error as thrown, so each entry is checked to be filed under the right key.
@@ -189,6 +190,7 @@ struct ErrorCatalogueTests {
         case is InputError: "InputError"
         case is RedactionPatternError: "RedactionPatternError"
         case is OfflineCacheError: "OfflineCacheError"
+        case is TemplateError: "TemplateError"
         default: nil
         }
     }
@@ -524,6 +526,28 @@ struct ErrorCatalogueTests {
             placeReason: "the exchange as a whole has no response",
             hint: "no network error a stub can reproduce"
         ) { _ = try Stub(recording: entry) }
+        let cart = MockSet(stubs: [
+            Stub("add", matching: .any, response: .status(201)).withState(machine: "cart", moveTo: "x")
+        ])
+        await add(
+            "MockingError.unknownStateMachine",
+            input: #""crat""#,
+            place: nil,
+            placeReason: "a name, not a text with places",
+            hint: #"did you mean "cart"?"#
+        ) { try cart.setState("x", of: "crat") }
+
+        // TemplateError: response templates given in code.
+        await add(
+            "TemplateError",
+            input: #""id {{request.paht.2}}""#,
+            place: "at character 4",
+            hint: #"did you mean "request.path.2"?"#
+        ) { _ = try StubResponse.text("id {{request.paht.2}}").templated() }
+        await add("TemplateError", input: #""x {{request.path""#, place: "at character 3", hint: #""{{" is not closed"#)
+        {
+            _ = try StubResponse.text("x {{request.path").templated()
+        }
 
         // IntegrityError: SRI strings.
         await add(

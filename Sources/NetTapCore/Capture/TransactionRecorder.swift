@@ -24,6 +24,9 @@ package final class TransactionRecorder: Sendable {
         /// stays the same, so a request is redacted once, again only if a handler rewrote it or the sent header
         /// fields replaced the app's).
         var requestRedaction: (of: CapturedRequest, redaction: Redactor.RequestRedaction)?
+        /// The GraphQL operation labels of the request (``GraphQLRequest/labels``), read once on the recording
+        /// queue; empty for a request that is not GraphQL.
+        var graphQLLabels: [String: String]?
     }
 
     /// `nil` when the log was not capturing as the recorder was made.
@@ -69,8 +72,28 @@ package final class TransactionRecorder: Sendable {
     ///
     /// Values earlier transactions of the log redacted are swept too, and this one's join them.
     private func recordable(_ transaction: CapturedTransaction) -> CapturedTransaction {
-        guard redactor.isEnabled, let log else { return transaction }
-        return log.secrets.redact(transaction, with: redactor, request: redaction(of: transaction.request))
+        var labelled = transaction
+        for (key, value) in graphQLLabels(of: transaction.request) where labelled.annotations[key] == nil {
+            labelled.annotations[key] = value
+        }
+        guard redactor.isEnabled, let log else { return labelled }
+        return log.secrets.redact(labelled, with: redactor, request: redaction(of: labelled.request))
+    }
+
+    /// The GraphQL operation labels of the request (`graphql.operation`, `graphql.type`).
+    ///
+    /// Every GraphQL request in the capture, its HAR comment and the reports so names its operation, whoever
+    /// answered it. Read once, on the recording queue, off the request's path.
+    private func graphQLLabels(of request: CapturedRequest) -> [String: String] {
+        if let labels = state.withLock({ $0.graphQLLabels }) { return labels }
+        let read = GraphQLRequest(
+            url: request.url,
+            contentType: request.headers["Content-Type"],
+            body: request.body?.data
+        )
+        let labels = read?.labels ?? [:]
+        state.withLock { $0.graphQLLabels = labels }
+        return labels
     }
 
     /// The redaction of `request`: the last one made when it was of the same request, else a new one.

@@ -7,7 +7,7 @@ import Foundation
 /// input when given a raw query, so request bodies are split here.)
 package enum FormURLEncoding {
     /// The fields in order; a field without `=` has an empty value.
-    static func fields(of text: String) -> [(name: String, value: String)] {
+    package static func fields(of text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (decoded(pieces[0]), pieces.count > 1 ? decoded(pieces[1]) : "")
@@ -37,8 +37,11 @@ package enum FormURLEncoding {
         return result
     }
 
-    /// `+` as a space, then percent-decoding.
+    /// `+` as a space, then percent-decoding; text with neither is returned as it is.
     private static func decoded(_ text: Substring) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(text)
+        }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

@@ -47,4 +47,34 @@ extension JSONValue {
     private static func short(_ value: JSONValue?) -> String {
         MatchReason.shortened(value?.description ?? "nothing", limit: 40)
     }
+
+    /// How far this value is from equal to (or containing) `expected`, for ranking near misses: 0 when it is.
+    ///
+    /// A member or element that is missing, or extra where extras are not allowed, counts 1; scalars that differ
+    /// count the normalized edit distance of their compact JSON.
+    /// - Parameters:
+    ///   - expected: The wanted value.
+    ///   - isSubset: `true` to allow extra object members at any depth, as ``firstDifference(from:isSubset:at:)``.
+    /// - Returns: The distance.
+    func distance(from expected: JSONValue, isSubset: Bool) -> Double {
+        switch (self, expected) {
+        case (.object(let actual), .object(let wanted)):
+            var total = 0.0
+            for (key, wantedMember) in wanted {
+                total +=
+                    actual[key].map { $0.distance(from: wantedMember, isSubset: isSubset) }
+                    ?? MatchDistance.missing
+            }
+            if !isSubset {
+                total += Double(actual.keys.count { wanted[$0] == nil }) * MatchDistance.missing
+            }
+            return total
+        case (.array(let actual), .array(let wanted)):
+            var total = zip(actual, wanted).reduce(0.0) { $0 + $1.0.distance(from: $1.1, isSubset: isSubset) }
+            total += Double(abs(actual.count - wanted.count)) * MatchDistance.missing
+            return total
+        default:
+            return self == expected ? 0 : MatchDistance.text(description, expected.description)
+        }
+    }
 }

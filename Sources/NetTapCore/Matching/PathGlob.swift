@@ -73,4 +73,46 @@ struct PathGlob: Sendable {
         }
         return reachable[path.count]
     }
+
+    /// How far path segments are from matching the pattern: an edit distance over segments, normalized.
+    ///
+    /// A literal segment against another segment costs their edit distance, a literal segment the path lacks its
+    /// length plus 1 (its `/`), a segment the pattern has no place for its length plus 1; `*` takes any one segment
+    /// for nothing (1 when the path lacks it), `**` any number. The cost is divided by the longer of the path and
+    /// the pattern's literal text.
+    /// - Parameter path: The request path's segments.
+    /// - Returns: 0 when the path matches, else more than 0 and at most 1.
+    /// - Complexity: O(*p* × *s*) edit distances for *p* pattern and *s* path segments.
+    func distance(to path: [String]) -> Double {
+        // costs[j]: the cheapest way the pattern's first i segments match the path's first j segments.
+        var costs = [0]
+        for segment in path { costs.append(costs[costs.count - 1] + segment.count + 1) }
+        for segment in segments {
+            var next = [Int](repeating: 0, count: path.count + 1)
+            for j in 0...path.count {
+                if case .any = segment {
+                    next[j] = j > 0 ? Swift.min(costs[j], next[j - 1]) : costs[j]
+                    continue
+                }
+                let (unmatched, replacing): (Int, (String) -> Int) =
+                    switch segment {
+                    case .literal(let literal): (literal.count + 1, { Self.edits($0, literal) })
+                    default: (1, { _ in 0 })
+                    }
+                var best = costs[j] + unmatched
+                if j > 0 {
+                    best = Swift.min(best, costs[j - 1] + replacing(path[j - 1]), next[j - 1] + path[j - 1].count + 1)
+                }
+                next[j] = best
+            }
+            costs = next
+        }
+        let length = Swift.max(path.reduce(0) { $0 + $1.count + 1 }, pattern.count, 1)
+        return Swift.min(1, Double(Swift.max(costs[path.count], 1)) / Double(length))
+    }
+
+    /// The Levenshtein distance of two segments.
+    private static func edits(_ lhs: String, _ rhs: String) -> Int {
+        lhs == rhs ? 0 : MatchDistance.levenshtein(Array(lhs.unicodeScalars), Array(rhs.unicodeScalars))
+    }
 }

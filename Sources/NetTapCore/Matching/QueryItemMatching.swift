@@ -68,6 +68,27 @@ struct QueryItemMatching: Sendable {
         return .matched
     }
 
+    /// How far the request's query is from matching: 0 when it matches; an expected item the query lacks counts
+    /// 1, one whose value differs the normalized edit distance to the closest value of its name, and under an
+    /// exact match each item of a name not expected counts 1.
+    func distance(_ url: URL) -> Double {
+        if evaluate(url) == .matched { return 0 }
+        let actual = Self.actualItems(of: url)
+        var total = 0.0
+        for item in expected {
+            let values = actual.filter { $0.name == item.name }.flatMap { $0.values ?? [""] }
+            if actual.contains(where: { $0.name == item.name }), item.value == nil { continue }
+            total +=
+                values.map { MatchDistance.text($0, item.value ?? "") }.min() ?? MatchDistance.missing
+        }
+        if isExact {
+            for item in actual where !expected.contains(where: { $0.name == item.name }) {
+                total += MatchDistance.missing
+            }
+        }
+        return total > 0 ? total : MatchDistance.unmeasured
+    }
+
     /// Pairs each expected value with a distinct actual item, or `nil` when no pairing exists.
     private static func assign(_ wanted: [String?], to candidates: [Int], in actual: [ActualItem]) -> [Int]? {
         guard let value = wanted.first else { return [] }

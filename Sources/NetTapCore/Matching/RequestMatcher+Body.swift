@@ -17,12 +17,22 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "body == \(text.map(MatchReason.quoted) ?? "\(data.count) bytes")",
             specificity: 6,
-            configuration: text.map { ["body": .string($0)] } ?? ["bodyBase64": .string(data.base64EncodedString())]
-        ) { request in
-            let actual = request.httpBody ?? Data()
-            if actual == data { return .matched }
-            return .missed(Self.bodyDifference(actual: actual, expected: data))
-        }
+            configuration: text.map { ["body": .string($0)] } ?? ["bodyBase64": .string(data.base64EncodedString())],
+            evaluate: { request in
+                let actual = request.httpBody ?? Data()
+                if actual == data { return .matched }
+                return .missed(Self.bodyDifference(actual: actual, expected: data))
+            },
+            distance: { request in
+                let actual = request.httpBody ?? Data()
+                if actual == data { return 0 }
+                // Bytes that are not UTF-8 compare as replacement characters: near enough to rank.
+                return MatchDistance.text(
+                    String(decoding: actual, as: UTF8.self),
+                    String(decoding: data, as: UTF8.self)
+                )
+            }
+        )
     }
 
     /// Matches the request body as exactly this text in UTF-8; specificity 6.

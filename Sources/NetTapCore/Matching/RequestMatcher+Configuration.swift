@@ -9,8 +9,11 @@ extension RequestMatcher {
     public static let configurationKeys: Set<String> = [
         "url", "scheme", "host", "port", "method", "path", "pathGlob", "pathExactly", "pathPrefix", "pathRegex",
         "query", "queryExactly", "headers", "headerContains", "body", "bodyBase64", "json", "jsonContains", "form",
-        "allOf", "anyOf", "not",
+        "graphql", "allOf", "anyOf", "not",
     ]
+
+    /// The keys the object form of a matcher's `graphql` member may hold.
+    public static let graphQLConfigurationKeys: Set<String> = ["operationName", "operationType"]
 
     /// Reads a matcher from NetTap configuration JSON: every key present must hold (`&&`).
     ///
@@ -25,12 +28,13 @@ extension RequestMatcher {
     ///   "headerContains": {"User-Agent": "Mozilla"},
     ///   "body": "text", "bodyBase64": "AAEC", "json": {"id": 1}, "jsonContains": {"user": {"id": 1}},
     ///   "form": {"user": "x"},
+    ///   "graphql": {"operationName": "GetCart", "operationType": "query"},   // or "graphql": "GetCart"
     ///   "allOf": [{…}, {…}], "anyOf": [{…}, {…}], "not": {…}
     /// }
     /// ```
     ///
     /// Each key maps to the factory of the same name (`json` to ``jsonBody(_:)``, `jsonContains` to
-    /// ``jsonBodyContains(_:)``, `form` to ``formFields(_:)``, `headers` to ``header(_:_:)`` per member,
+    /// ``jsonBodyContains(_:)``, `form` to ``formFields(_:)``, `graphql` to ``graphQL(operation:type:)``, `headers` to ``header(_:_:)`` per member,
     /// `query` with `queryExactly` to ``query(items:exactly:)``; a `null` query or header value means
     /// "present"); `null` for `json` and `jsonContains` is the JSON value `null`, for any other key the same
     /// as leaving it out. `{}` is ``any``. Parts are
@@ -96,7 +100,7 @@ extension RequestMatcher {
         return parts
     }
 
-    /// The parts from `body`, `bodyBase64`, `json`, `jsonContains` and `form`, in that order.
+    /// The parts from `body`, `bodyBase64`, `json`, `jsonContains`, `form` and `graphql`, in that order.
     private static func bodyParts(of node: ConfigNode) throws -> [RequestMatcher] {
         var parts: [RequestMatcher] = []
         if let body = try node.string("body") { parts.append(.body(body)) }
@@ -113,6 +117,7 @@ extension RequestMatcher {
             for (name, value) in try form.members() { fields[name] = try value.stringValue() }
             parts.append(.formFields(fields))
         }
+        if let graphQL = try node.present("graphql") { parts.append(try graphQL.graphQLMatcher()) }
         return parts
     }
 
@@ -140,6 +145,31 @@ extension ConfigNode {
         } catch let error as MatcherError {
             throw self.error(error.description)
         }
+    }
+
+    /// A `graphql` member: an operation name, or `{"operationName": …, "operationType": …}` (either or both).
+    fileprivate func graphQLMatcher() throws -> RequestMatcher {
+        if case .string(let name) = value {
+            guard !name.isEmpty else { throw error("expected an operation name, found an empty string") }
+            return .graphQL(operation: name)
+        }
+        guard case .object = value else {
+            throw error(
+                "expected an operation name or an object with \"operationName\" and \"operationType\", "
+                    + "found \(value.messageText)"
+            )
+        }
+        try rejectUnknownKeys(allowed: RequestMatcher.graphQLConfigurationKeys)
+        let name = try string("operationName")
+        var type: RequestMatcher.GraphQLOperationType?
+        if let typeNode = try present("operationType") {
+            let text = try typeNode.stringValue()
+            guard let known = RequestMatcher.GraphQLOperationType(rawValue: text) else {
+                throw typeNode.error("expected \"query\", \"mutation\" or \"subscription\", found \"\(text)\"")
+            }
+            type = known
+        }
+        return .graphQL(operation: name, type: type)
     }
 
     /// A path, which must start with `/`.

@@ -18,17 +18,24 @@ extension RequestMatcher {
         RequestMatcher(
             description: value.map { "header \(name) == \($0)" } ?? "header \(name) present",
             specificity: 3,
-            configuration: ["headers": [name: value.map(JSONValue.string) ?? .null]]
-        ) { request in
-            guard let actual = request.value(forHTTPHeaderField: name) else {
-                return .missed("request had no header \(MatchReason.quoted(name))")
+            configuration: ["headers": [name: value.map(JSONValue.string) ?? .null]],
+            evaluate: { request in
+                guard let actual = request.value(forHTTPHeaderField: name) else {
+                    return .missed("request had no header \(MatchReason.quoted(name))")
+                }
+                guard let value, actual != value else { return .matched }
+                return .missed(
+                    "header \(MatchReason.quoted(name)) was \(MatchReason.quoted(actual)), "
+                        + "expected \(MatchReason.quoted(value))"
+                )
+            },
+            distance: { request in
+                guard let actual = request.value(forHTTPHeaderField: name) else {
+                    return MatchDistance.missing
+                }
+                return value.map { MatchDistance.text(actual, $0) } ?? 0
             }
-            guard let value, actual != value else { return .matched }
-            return .missed(
-                "header \(MatchReason.quoted(name)) was \(MatchReason.quoted(actual)), "
-                    + "expected \(MatchReason.quoted(value))"
-            )
-        }
+        )
     }
 
     /// Matches a header field (name case-insensitive) whose value contains a substring; specificity 3.
@@ -42,16 +49,23 @@ extension RequestMatcher {
         RequestMatcher(
             description: "header \(name) contains \(substring)",
             specificity: 3,
-            configuration: ["headerContains": [name: .string(substring)]]
-        ) { request in
-            guard let actual = request.value(forHTTPHeaderField: name) else {
-                return .missed("request had no header \(MatchReason.quoted(name))")
+            configuration: ["headerContains": [name: .string(substring)]],
+            evaluate: { request in
+                guard let actual = request.value(forHTTPHeaderField: name) else {
+                    return .missed("request had no header \(MatchReason.quoted(name))")
+                }
+                if actual.contains(substring) { return .matched }
+                return .missed(
+                    "header \(MatchReason.quoted(name)) was \(MatchReason.quoted(actual)), "
+                        + "expected it to contain \(MatchReason.quoted(substring))"
+                )
+            },
+            distance: { request in
+                guard let actual = request.value(forHTTPHeaderField: name) else {
+                    return MatchDistance.missing
+                }
+                return MatchDistance.containing(actual, substring)
             }
-            if actual.contains(substring) { return .matched }
-            return .missed(
-                "header \(MatchReason.quoted(name)) was \(MatchReason.quoted(actual)), "
-                    + "expected it to contain \(MatchReason.quoted(substring))"
-            )
-        }
+        )
     }
 }

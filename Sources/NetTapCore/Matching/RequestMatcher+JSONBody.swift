@@ -16,10 +16,10 @@ extension RequestMatcher {
         RequestMatcher(
             description: "JSON body == \(MatchReason.shortened(value.description))",
             specificity: 6,
-            configuration: ["json": value]
-        ) { request in
-            Self.compareJSONBody(of: request, with: value, isSubset: false)
-        }
+            configuration: ["json": value],
+            evaluate: { Self.compareJSONBody(of: $0, with: value, isSubset: false) },
+            distance: { Self.jsonBodyDistance(of: $0, from: value, isSubset: false) }
+        )
     }
 
     /// Matches a JSON body that contains `value`: every member of `value` must be present, at any depth,
@@ -34,10 +34,19 @@ extension RequestMatcher {
         RequestMatcher(
             description: "JSON body contains \(MatchReason.shortened(value.description))",
             specificity: 4,
-            configuration: ["jsonContains": value]
-        ) { request in
-            Self.compareJSONBody(of: request, with: value, isSubset: true)
-        }
+            configuration: ["jsonContains": value],
+            evaluate: { Self.compareJSONBody(of: $0, with: value, isSubset: true) },
+            distance: { Self.jsonBodyDistance(of: $0, from: value, isSubset: true) }
+        )
+    }
+
+    /// The near-miss distance of a JSON body (``JSONValue/distance(from:isSubset:)``); a body that is not JSON
+    /// lacks all of `value`.
+    private static func jsonBodyDistance(of request: URLRequest, from value: JSONValue, isSubset: Bool) -> Double {
+        guard let data = request.httpBody, !data.isEmpty,
+            let actual = try? JSONValue(data: JSONSyntaxDiagnosis.strippingByteOrderMark(data))
+        else { return MatchDistance.missing }
+        return actual.distance(from: value, isSubset: isSubset)
     }
 
     /// Parses the body and names the first difference.

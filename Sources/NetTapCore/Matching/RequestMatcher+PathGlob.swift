@@ -28,11 +28,17 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "path matches \(pattern)",
             specificity: 10 + glob.literalCount,
-            configuration: [key: .string(pattern)]
-        ) { request in
-            guard let url = request.url else { return .missed("request had no URL") }
-            if glob.matches(PathGlob.segments(of: url)) { return .matched }
-            return .missed("path was \"\(Self.path(of: url))\", expected a path matching \"\(pattern)\"")
-        }
+            configuration: [key: .string(pattern)],
+            evaluate: { request in
+                guard let url = request.url else { return .missed("request had no URL") }
+                if glob.matches(PathGlob.segments(of: url)) { return .matched }
+                return .missed("path was \"\(Self.path(of: url))\", expected a path matching \"\(pattern)\"")
+            },
+            distance: { request in
+                guard let url = request.url else { return MatchDistance.locationWeight }
+                let segments = PathGlob.segments(of: url)
+                return glob.matches(segments) ? 0 : MatchDistance.locationWeight * glob.distance(to: segments)
+            }
+        )
     }
 }

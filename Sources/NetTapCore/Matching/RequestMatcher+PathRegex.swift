@@ -32,14 +32,21 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "path ~ /\(pattern)/",
             specificity: 8,
-            configuration: ["pathRegex": .string(pattern)]
-        ) { request in
-            guard let url = request.url else { return .missed("request had no URL") }
-            let path = Self.path(of: url)
-            let range = NSRange(path.startIndex..., in: path)
-            if box.expression.firstMatch(in: path, range: range) != nil { return .matched }
-            return .missed("path was \"\(path)\", expected a match for /\(pattern)/")
-        }
+            configuration: ["pathRegex": .string(pattern)],
+            evaluate: { request in
+                guard let url = request.url else { return .missed("request had no URL") }
+                let path = Self.path(of: url)
+                let range = NSRange(path.startIndex..., in: path)
+                if box.expression.firstMatch(in: path, range: range) != nil { return .matched }
+                return .missed("path was \"\(path)\", expected a match for /\(pattern)/")
+            },
+            distance: { request in
+                guard let path = request.url.map(Self.path(of:)) else { return MatchDistance.locationWeight }
+                let range = NSRange(path.startIndex..., in: path)
+                let matched = box.expression.firstMatch(in: path, range: range) != nil
+                return matched ? 0 : MatchDistance.locationWeight * MatchDistance.unmeasured
+            }
+        )
     }
 }
 

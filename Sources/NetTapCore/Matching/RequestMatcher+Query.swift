@@ -41,11 +41,16 @@ extension RequestMatcher {
         return RequestMatcher(
             description: exactly ? "query is exactly \(listed)" : "query has \(listed)",
             specificity: 3 * items.count + (exactly ? 2 : 0),
-            configuration: queryConfiguration(items, exactly: exactly)
-        ) { request in
-            guard let url = request.url else { return .missed("request had no URL") }
-            return matching.evaluate(url)
-        }
+            configuration: queryConfiguration(items, exactly: exactly),
+            evaluate: { request in
+                guard let url = request.url else { return .missed("request had no URL") }
+                return matching.evaluate(url)
+            },
+            distance: { request in
+                guard let url = request.url else { return MatchDistance.missing }
+                return matching.distance(url)
+            }
+        )
     }
 
     /// `{"query": {...}}`, one member per name (an array for a repeated name), plus `queryExactly`.

@@ -15,11 +15,15 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "method == \(expected)",
             specificity: 1,
-            configuration: ["method": .string(expected)]
-        ) { request in
-            let actual = (request.httpMethod ?? "GET").uppercased()
-            return actual == expected ? .matched : .missed("method was \(actual), expected \(expected)")
-        }
+            configuration: ["method": .string(expected)],
+            evaluate: { request in
+                let actual = (request.httpMethod ?? "GET").uppercased()
+                return actual == expected ? .matched : .missed("method was \(actual), expected \(expected)")
+            },
+            distance: {
+                MatchDistance.methodWeight * MatchDistance.text(($0.httpMethod ?? "GET").uppercased(), expected)
+            }
+        )
     }
 
     /// Matches the URL scheme, case-insensitively; specificity 1.
@@ -32,11 +36,14 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "scheme == \(expected)",
             specificity: 1,
-            configuration: ["scheme": .string(expected)]
-        ) { request in
-            let actual = request.url?.scheme?.lowercased() ?? ""
-            return actual == expected ? .matched : .missed("scheme was \"\(actual)\", expected \"\(expected)\"")
-        }
+            configuration: ["scheme": .string(expected)],
+            evaluate: { request in
+                let actual = request.url?.scheme?.lowercased() ?? ""
+                return actual == expected
+                    ? .matched : .missed("scheme was \"\(actual)\", expected \"\(expected)\"")
+            },
+            distance: { MatchDistance.methodWeight * MatchDistance.text($0.url?.scheme?.lowercased() ?? "", expected) }
+        )
     }
 
     /// Matches the host, case-insensitively: exactly, or with a leading `*.` any subdomain.
@@ -53,12 +60,25 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "host == \(expected)",
             specificity: isWildcard ? 5 : 10,
-            configuration: ["host": .string(expected)]
-        ) { request in
-            let actual = request.url?.host?.lowercased() ?? ""
-            let matched = isWildcard ? actual.hasSuffix(suffix) && actual.count > suffix.count : actual == expected
-            return matched ? .matched : .missed("host was \"\(actual)\", expected \"\(expected)\"")
-        }
+            configuration: ["host": .string(expected)],
+            evaluate: { request in
+                let actual = request.url?.host?.lowercased() ?? ""
+                let matched = isWildcard ? actual.hasSuffix(suffix) && actual.count > suffix.count : actual == expected
+                return matched ? .matched : .missed("host was \"\(actual)\", expected \"\(expected)\"")
+            },
+            distance: { request in
+                let actual = request.url?.host?.lowercased() ?? ""
+                guard isWildcard else { return MatchDistance.locationWeight * MatchDistance.text(actual, expected) }
+                if actual.hasSuffix(suffix) && actual.count > suffix.count { return 0 }
+                // The domain under the wildcard against the request host's labels of the same count (the domain
+                // itself is 1 away: it needs a subdomain).
+                let domain = String(suffix.dropFirst())
+                let count = domain.split(separator: ".", omittingEmptySubsequences: false).count
+                let tail = actual.split(separator: ".", omittingEmptySubsequences: false).suffix(count)
+                let distance = MatchDistance.text(tail.joined(separator: "."), domain)
+                return MatchDistance.locationWeight * (distance > 0 ? distance : 1 / Double(actual.count + 1))
+            }
+        )
     }
 
     /// Matches the URL path exactly (percent-decoded, case-sensitive); specificity 20.
@@ -71,11 +91,13 @@ extension RequestMatcher {
         RequestMatcher(
             description: "path == \(path)",
             specificity: 20,
-            configuration: PathGlob.hasWildcardSegment(path) ? ["pathExactly": .string(path)] : ["path": .string(path)]
-        ) { request in
-            let actual = request.url.map(Self.path(of:)) ?? ""
-            return actual == path ? .matched : .missed("path was \"\(actual)\", expected \"\(path)\"")
-        }
+            configuration: PathGlob.hasWildcardSegment(path) ? ["pathExactly": .string(path)] : ["path": .string(path)],
+            evaluate: { request in
+                let actual = request.url.map(Self.path(of:)) ?? ""
+                return actual == path ? .matched : .missed("path was \"\(actual)\", expected \"\(path)\"")
+            },
+            distance: { MatchDistance.locationWeight * MatchDistance.text($0.url.map(Self.path(of:)) ?? "", path) }
+        )
     }
 
     /// Matches paths that start with `prefix` at a segment boundary; specificity 5.
@@ -88,15 +110,26 @@ extension RequestMatcher {
         RequestMatcher(
             description: "path starts with \(prefix)",
             specificity: 5,
-            configuration: ["pathPrefix": .string(prefix)]
-        ) { request in
-            let actual = request.url.map(Self.path(of:)) ?? ""
-            let matched =
-                actual.hasPrefix(prefix)
-                && (prefix.hasSuffix("/") || actual.count == prefix.count
-                    || actual[actual.index(actual.startIndex, offsetBy: prefix.count)] == "/")
-            return matched ? .matched : .missed("path was \"\(actual)\", expected a path under \"\(prefix)\"")
-        }
+            configuration: ["pathPrefix": .string(prefix)],
+            evaluate: { request in
+                let actual = request.url.map(Self.path(of:)) ?? ""
+                return Self.path(actual, isUnder: prefix)
+                    ? .matched : .missed("path was \"\(actual)\", expected a path under \"\(prefix)\"")
+            },
+            distance: { request in
+                let actual = request.url.map(Self.path(of:)) ?? ""
+                if Self.path(actual, isUnder: prefix) { return 0 }
+                let distance = MatchDistance.text(String(actual.prefix(prefix.count)), prefix)
+                return MatchDistance.locationWeight * (distance > 0 ? distance : 1 / Double(actual.count + 1))
+            }
+        )
+    }
+
+    /// Whether a path starts with `prefix` at a segment boundary.
+    private static func path(_ actual: String, isUnder prefix: String) -> Bool {
+        actual.hasPrefix(prefix)
+            && (prefix.hasSuffix("/") || actual.count == prefix.count
+                || actual[actual.index(actual.startIndex, offsetBy: prefix.count)] == "/")
     }
 
     /// Matches the port, with the scheme's default when the URL names none; specificity 1.
@@ -106,13 +139,21 @@ extension RequestMatcher {
     /// - Parameter port: The port number, 1…65535.
     /// - Returns: The matcher.
     public static func port(_ port: Int) -> RequestMatcher {
-        RequestMatcher(description: "port == \(port)", specificity: 1, configuration: ["port": .integer(Int64(port))]) {
-            request in
-            guard let actual = request.url.flatMap(Self.effectivePort(of:)) else {
-                return .missed("URL had no port, expected \(port)")
+        RequestMatcher(
+            description: "port == \(port)",
+            specificity: 1,
+            configuration: ["port": .integer(Int64(port))],
+            evaluate: { request in
+                guard let actual = request.url.flatMap(Self.effectivePort(of:)) else {
+                    return .missed("URL had no port, expected \(port)")
+                }
+                return actual == port ? .matched : .missed("port was \(actual), expected \(port)")
+            },
+            distance: { request in
+                let actual = request.url.flatMap(Self.effectivePort(of:)).map(String.init) ?? ""
+                return MatchDistance.locationWeight * MatchDistance.text(actual, String(port))
             }
-            return actual == port ? .matched : .missed("port was \(actual), expected \(port)")
-        }
+        )
     }
 
     /// The URL's port, or its scheme's default port (80 for `http`/`ws`, 443 for `https`/`wss`).

@@ -23,9 +23,9 @@ extension RequestMatcher {
         return RequestMatcher(
             description: "url matches \(pattern)",
             specificity: combined.specificity,
-            configuration: ["url": .string(pattern)]
-        ) { request in
-            combined.explain(request)
-        }
+            configuration: ["url": .string(pattern)],
+            evaluate: { combined.explain($0) },
+            distance: { combined.distance(to: $0) }
+        )
     }
 }

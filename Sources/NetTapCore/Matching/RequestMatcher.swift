@@ -37,6 +37,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// caller sets it.
     public var configuration: JSONValue?
     private let evaluate: @Sendable (URLRequest) -> MatchResult
+    /// The near-miss distance of a request (``distance(to:)``), or `nil` for a matcher made from a closure.
+    private let measure: (@Sendable (URLRequest) -> Double)?
 
     /// Creates a matcher from a predicate.
     ///
@@ -66,10 +68,36 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         configuration: JSONValue?,
         evaluate: @escaping @Sendable (URLRequest) -> MatchResult
     ) {
+        self.init(
+            description: description,
+            specificity: specificity,
+            configuration: configuration,
+            evaluate: evaluate,
+            distance: nil
+        )
+    }
+
+    /// Creates a matcher from a predicate and a near-miss distance (the built-in factories' form).
+    ///
+    /// - Parameters:
+    ///   - description: What the matcher tests.
+    ///   - specificity: How narrowly it selects requests.
+    ///   - configuration: The JSON that `init(configuration:)` turns back into an equal matcher, or `nil`.
+    ///   - evaluate: Returns ``MatchResult/matched`` or ``MatchResult/missed(_:)`` with a short reason.
+    ///   - distance: How far a request is from matching (0 when it matches; see ``distance(to:)``), or `nil` to
+    ///     count a miss as ``MatchDistance/unmeasured``.
+    package init(
+        description: String,
+        specificity: Int,
+        configuration: JSONValue?,
+        evaluate: @escaping @Sendable (URLRequest) -> MatchResult,
+        distance: (@Sendable (URLRequest) -> Double)?
+    ) {
         self.description = description
         self.specificity = specificity
         self.configuration = configuration
         self.evaluate = evaluate
+        self.measure = distance
     }
 
     /// Tests a request.
@@ -90,9 +118,31 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         evaluate(request)
     }
 
+    /// How far a request is from matching, to rank near misses: 0 when it matches.
+    ///
+    /// Each part that differs adds its normalized edit distance (Levenshtein divided by the longer length, on
+    /// what the request had and what the part expects) times its weight (see ``MatchDistance``): the host, port,
+    /// path and GraphQL operation name weigh 10, the method, scheme and operation type 3, each query item, header,
+    /// form field, JSON member or body 1; a part the request lacks adds its full weight; equal parts add nothing.
+    /// `&&` adds its parts' distances, `||` takes the smaller, `!` counts a match as ``MatchDistance/unmeasured``,
+    /// and so does a miss of a part that cannot be measured (a matcher made from a closure; a regular expression
+    /// counts it times the path's weight). The full rule is in the “Mocks and mock files” article.
+    /// - Parameter request: The request.
+    /// - Returns: A distance of 0 or more.
+    package func distance(to request: URLRequest) -> Double {
+        if let measure { return measure(request) }
+        return evaluate(request) == .matched ? 0 : MatchDistance.unmeasured
+    }
+
     /// A matcher that every request passes; specificity 0; configuration `{}`.
     public static var any: RequestMatcher {
-        RequestMatcher(description: "any request", specificity: 0, configuration: [:]) { _ in .matched }
+        RequestMatcher(
+            description: "any request",
+            specificity: 0,
+            configuration: [:],
+            evaluate: { _ in .matched },
+            distance: { _ in 0 }
+        )
     }
 
     /// Both matchers must match; specificity is the sum of both.
@@ -105,12 +155,14 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         RequestMatcher(
             description: "\(lhs.grouped(for: "&&")) && \(rhs.grouped(for: "&&"))",
             specificity: lhs.specificity + rhs.specificity,
-            configuration: MatcherConfiguration.allOf(lhs.configuration, rhs.configuration)
-        ) { request in
-            let first = lhs.evaluate(request)
-            guard first == .matched else { return first }
-            return rhs.evaluate(request)
-        }
+            configuration: MatcherConfiguration.allOf(lhs.configuration, rhs.configuration),
+            evaluate: { request in
+                let first = lhs.evaluate(request)
+                guard first == .matched else { return first }
+                return rhs.evaluate(request)
+            },
+            distance: { lhs.distance(to: $0) + rhs.distance(to: $0) }
+        )
     }
 
     /// Either matcher must match; specificity is the lower of the two.
@@ -123,14 +175,16 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         RequestMatcher(
             description: "\(lhs.grouped(for: "||")) || \(rhs.grouped(for: "||"))",
             specificity: Swift.min(lhs.specificity, rhs.specificity),
-            configuration: MatcherConfiguration.anyOf(lhs.configuration, rhs.configuration)
-        ) { request in
-            let first = lhs.evaluate(request)
-            guard case .missed(let firstReason) = first else { return .matched }
-            let second = rhs.evaluate(request)
-            guard case .missed(let secondReason) = second else { return .matched }
-            return .missed("\(firstReason); and \(secondReason)")
-        }
+            configuration: MatcherConfiguration.anyOf(lhs.configuration, rhs.configuration),
+            evaluate: { request in
+                let first = lhs.evaluate(request)
+                guard case .missed(let firstReason) = first else { return .matched }
+                let second = rhs.evaluate(request)
+                guard case .missed(let secondReason) = second else { return .matched }
+                return .missed("\(firstReason); and \(secondReason)")
+            },
+            distance: { Swift.min(lhs.distance(to: $0), rhs.distance(to: $0)) }
+        )
     }
 
     /// The matcher must not match; specificity 0.
@@ -141,13 +195,15 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         RequestMatcher(
             description: "!(\(matcher.description))",
             specificity: 0,
-            configuration: matcher.configuration.map { ["not": $0] }
-        ) { request in
-            switch matcher.evaluate(request) {
-            case .matched: .missed("request matched \(matcher.description)")
-            case .missed: .matched
-            }
-        }
+            configuration: matcher.configuration.map { ["not": $0] },
+            evaluate: { request in
+                switch matcher.evaluate(request) {
+                case .matched: .missed("request matched \(matcher.description)")
+                case .missed: .matched
+                }
+            },
+            distance: { matcher.evaluate($0) == .matched ? MatchDistance.unmeasured : 0 }
+        )
     }
 
     /// The description, parenthesized when it is a combination of another operator.
