@@ -210,8 +210,8 @@ public final class MockSet: Sendable {
     ///
     /// - Complexity: O(number of stubs).
     package var stubHits: [(stub: Stub, scenario: String?, hits: Int)] {
-        state.withLock { state in
-            state.allEntries.map { ($0.stub, $0.scenario, state.hits[$0.order, default: 0]) }
+        storage.withLock { storage in
+            storage.allEntries.map { ($0.stub, $0.scenario, storage.hits[$0.order, default: 0]) }
         }
     }
 

@@ -18,7 +18,8 @@ import FoundationNetworking
 /// knows where its call starts, not where its closure ends), naming the closest stub or entry and what
 /// differed (unless `checkUnmatched` is `false`); call ``NetTapTestScope/expectNoUnmatchedRequests(fileID:filePath:line:column:)``
 /// where the report should point instead. Opt in to failing on stubs never used (`checkUnusedStubs`) and
-/// cassette entries never played (`checkUnplayedEntries`).
+/// cassette entries never played (`checkUnplayedEntries`). Each scope gets a new `MockSet`: its state machines
+/// start in `StubState.started` whatever an earlier test moved them to.
 ///
 /// ```swift
 /// @Test func login() async throws {
