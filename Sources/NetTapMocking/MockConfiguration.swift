@@ -10,8 +10,8 @@ import FoundationNetworking
 /// A stand-alone file holds the section's members (`activeScenario`, `stubs`, `scenarios`) at its top level. A
 /// stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape) and exactly one of `response`,
 /// `alternatives` or `sequence`; a response has `status`, `headers`, at most one body (`body`, `json`, `base64`
-/// or `file`, relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error` and
-/// `redirect`.
+/// or `file`, relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error`, `redirect`
+/// and `fault` (a ``BodyFault``: `{"type": "drop-connection" | "truncate" | "stall", "afterBytes": 400}`).
 ///
 /// ```json
 /// {

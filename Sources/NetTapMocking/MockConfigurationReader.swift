@@ -10,7 +10,7 @@ struct MockConfigurationReader {
     static let stubKeys: Set<String> = ["name", "match", "response", "alternatives", "active", "sequence", "afterEnd"]
     static let responseKeys: Set<String> = [
         "status", "headers", "body", "json", "base64", "file", "latencyMs", "durationMs", "bandwidth", "error",
-        "redirect",
+        "redirect", "fault",
     ]
 
     let baseDirectory: URL?
@@ -99,7 +99,7 @@ struct MockConfigurationReader {
         }
         var response: StubResponse
         if let errorNode = try node.child("error") {
-            for key in ["status", "headers", "redirect"] + bodyKeys where try node.child(key) != nil {
+            for key in ["status", "headers", "redirect", "fault"] + bodyKeys where try node.child(key) != nil {
                 throw try node.requiredChild(key).error("a response with \"error\" has no \"\(key)\"")
             }
             response = .failure(try errorCode(errorNode))
@@ -118,6 +118,9 @@ struct MockConfigurationReader {
                 throw try node.requiredChild("status").error("expected a status from 100 to 999, found \(status)")
             }
             response.body = try body(node)
+        }
+        if let fault = try node.child("fault"), fault.value != .null {
+            response.fault = try BodyFault(configuration: fault)
         }
         if let latency = try node.child("latencyMs") { response.latency = try milliseconds(latency) }
         if let duration = try node.child("durationMs") { response.pacing = .duration(try milliseconds(duration)) }

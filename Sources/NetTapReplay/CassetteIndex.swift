@@ -2,6 +2,10 @@ import Foundation
 import NetTapCore
 import NetTapHAR
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The replayable entries of a loaded cassette, found by request, each used once in recorded order before
 /// the last one repeats.
 ///
@@ -19,6 +23,8 @@ final class CassetteIndex: Sendable {
         var head: HandlerResponse
         /// The replayed response's decoded body.
         var body: Data
+        /// The network failure a status-0 entry recorded, replayed instead of a response; `nil` for a response.
+        var failure: URLError.Code?
 
         /// The response to answer with, for a request to `url`.
         func response(url: URL) -> HandlerResponse {
@@ -33,14 +39,17 @@ final class CassetteIndex: Sendable {
     private let byKey: [String: [Int]]
     private let played = Locked(Set<Int>())
 
-    /// Indexes the entries with a response (status > 0), their requests redacted with `redactor`.
+    /// Indexes the entries with a response (status > 0) and those that recorded a network failure a cassette can
+    /// give again (``HAREntry/recordedNetworkFailure``), their requests redacted with `redactor`.
     init(entries: [HAREntry], redactor: Redactor) {
         var recorded: [Recorded] = []
         var byKey: [String: [Int]] = [:]
-        for (index, entry) in entries.enumerated() where entry.response.status > 0 {
+        for (index, entry) in entries.enumerated() {
+            let failure = entry.recordedNetworkFailure
+            guard entry.response.status > 0 || failure != nil else { continue }
             let request = redactor.redact(request: entry.request.capturedRequest()).value
             let prepared = CassetteMatching.Prepared(request)
-            var head = entry.response.replayResponse(url: request.url)
+            var head = failure == nil ? entry.response.replayResponse(url: request.url) : HandlerResponse(statusCode: 0)
             head.body = .empty
             byKey[prepared.key, default: []].append(recorded.count)
             recorded.append(
@@ -50,7 +59,8 @@ final class CassetteIndex: Sendable {
                     request: request,
                     prepared: prepared,
                     head: head,
-                    body: entry.response.replayBody
+                    body: failure == nil ? entry.response.replayBody : Data(),
+                    failure: failure
                 )
             )
         }

@@ -12,7 +12,10 @@ import FoundationNetworking
 /// **Replay.** A request is redacted with ``redactor`` and compared (``matching``) with the loaded entries,
 /// redacted the same way, so a secret recorded as `[redacted]` still matches; repeated identical requests take
 /// the matching entries in recorded order, and the last one answers again. The answer has the entry's status,
-/// headers and decoded body, and the transaction is answered by ``name``. In a mode that does not record, a
+/// headers and decoded body, and the transaction is answered by ``name``. An entry without a response (status 0)
+/// that recorded a network failure (NetTap's `_netTap.error`, Chrome's `_error`: offline, refused, DNS, reset,
+/// timed out) fails the request with that `URLError`, worded as the platform words the real one. In a mode that
+/// does not record, a
 /// request no entry matches fails with `URLError(.resourceUnavailable)` naming the closest entry, without
 /// reaching the network.
 ///
@@ -100,22 +103,20 @@ public struct ReplayHandler: TransactionHandler {
     ///   - context: The transaction's context.
     ///   - next: The rest of the pipeline, called only to record.
     /// - Returns: The replayed response, or the live response with its body teed into the recording.
-    /// - Throws: `URLError(.resourceUnavailable)` when no entry matches and the mode does not record (its
-    ///   description names the cassette file, the request and the closest entry with the differences); what
-    ///   `next` throws while recording.
+    /// - Throws: The recorded network failure of a status-0 entry; `URLError(.resourceUnavailable)` when no entry
+    ///   matches and the mode does not record (its description names the cassette file, the request and the
+    ///   closest entry with the differences); what `next` throws while recording.
     /// - Complexity: O(entries sharing the request's method, origin and path) to match.
     public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let incoming = redactor.redact(request: Self.capture(request, limit: Int.max)).value
         if mode.replays(fileExists: fileExisted), let recorded = index.take(incoming, matching: matching) {
-            return replay(recorded, for: request, context: context)
+            return try replay(recorded, for: request, context: context)
         }
         guard mode.records(fileExists: fileExisted) else {
             let explanation = explainUnmatched(incoming)
             context.answer(by: name)
             context.annotate(Self.unmatchedAnnotation, explanation)
-            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: explanation]
-            if let url = request.url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-            throw URLError(.resourceUnavailable, userInfo: userInfo)
+            throw SimulatedFailure.error(.resourceUnavailable, url: request.url, description: explanation)
         }
         return try await record(request, context: context, next: next)
     }
@@ -127,16 +128,18 @@ public struct ReplayHandler: TransactionHandler {
         try await writer.flush()
     }
 
+    /// The recorded response, or the recorded network failure, worded as the platform words it.
     private func replay(
         _ recorded: CassetteIndex.Recorded,
         for request: URLRequest,
         context: TransactionContext
-    )
-        -> HandlerResponse
-    {
+    ) throws -> HandlerResponse {
         let url = request.url ?? recorded.request.url
         context.answer(by: name)
         context.annotate("cassette.entry", String(recorded.index))
+        if let failure = recorded.failure {
+            throw SimulatedFailure.error(failure, url: url)
+        }
         if let note = recorded.entry.response.content.comment, note.hasPrefix("body truncated") {
             context.annotate("cassette.note", "replayed a recording with its " + note)
         }

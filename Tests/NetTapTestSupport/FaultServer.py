@@ -16,6 +16,12 @@ The path picks the fault (query parameters in brackets, with their defaults):
                                    a head with Content-Length `length`, `sent` body bytes, then RST
   /short-body [length=1000, sent=400]
                                    a head with Content-Length `length`, `sent` body bytes, then a normal close
+  /stall-mid-body [length=1000, sent=400]
+                                   a head with Content-Length `length`, `sent` body bytes, then silence until the
+                                   client closes the connection
+  /short-chunked [sent=400]        Transfer-Encoding: chunked; `sent` body bytes in one chunk, then a normal close
+                                   without the last chunk
+  /reset-mid-chunked [sent=400]    Transfer-Encoding: chunked; `sent` body bytes in one chunk, then RST
   /long-body [length=10, sent=30]  a head with Content-Length `length`, `sent` body bytes, then a normal close
   /bad-chunked                     Transfer-Encoding: chunked; one good chunk, then a chunk size that is not hex
   /garbage-status                  a line that is no HTTP status line, a header, a blank line and a body
@@ -151,6 +157,23 @@ class FaultHandler(socketserver.BaseRequestHandler):
     def short_body(self):
         self.partial_body(1000, 400)
 
+    def stall_mid_body(self):
+        self.partial_body(1000, 400)
+        self.wait_for_close()
+
+    def partial_chunked(self):
+        sent = self.number("sent", 400)
+        self.send(self.head(200, [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")]))
+        if sent > 0:
+            self.send(b"%x\r\n" % sent + pattern(0, sent) + b"\r\n")
+
+    def short_chunked(self):
+        self.partial_chunked()
+
+    def reset_mid_chunked(self):
+        self.partial_chunked()
+        self.reset()
+
     def long_body(self):
         self.partial_body(10, 30)
 
@@ -207,6 +230,9 @@ FAULTS = {
     "/reset-mid-headers": FaultHandler.reset_mid_headers,
     "/reset-mid-body": FaultHandler.reset_mid_body,
     "/short-body": FaultHandler.short_body,
+    "/stall-mid-body": FaultHandler.stall_mid_body,
+    "/short-chunked": FaultHandler.short_chunked,
+    "/reset-mid-chunked": FaultHandler.reset_mid_chunked,
     "/long-body": FaultHandler.long_body,
     "/bad-chunked": FaultHandler.bad_chunked,
     "/garbage-status": FaultHandler.garbage_status,
