@@ -10,7 +10,10 @@ before the fault is acted out. Each connection serves one request and is then cl
 The path picks the fault (query parameters in brackets, with their defaults):
 
   /ok [length=16]                  a well-formed 200 with a body of `length` pattern bytes
+  /chunked [length=16]             a well-formed 200 with `length` pattern bytes in one chunk (Transfer-Encoding:
+                                   chunked, no Content-Length)
   /reset-before-headers            RST (SO_LINGER 0, close) before sending anything
+  /empty-reply                     a normal close (FIN) before sending anything
   /reset-mid-headers               half a response head, then RST
   /reset-mid-body [length=1000, sent=400]
                                    a head with Content-Length `length`, `sent` body bytes, then RST
@@ -137,8 +140,19 @@ class FaultHandler(socketserver.BaseRequestHandler):
         self.send(self.head(200, [("Content-Type", "application/octet-stream"), ("Content-Length", length)]))
         self.send(pattern(0, length))
 
+    def chunked(self):
+        length = self.number("length", 16)
+        self.send(self.head(200, [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")]))
+        if length > 0:
+            self.send(b"%x\r\n" % length + pattern(0, length) + b"\r\n")
+        self.send(b"0\r\n\r\n")
+
     def reset_before_headers(self):
         self.reset()
+
+    def empty_reply(self):
+        self.connection.shutdown(socket.SHUT_WR)
+        self.wait_for_close()
 
     def reset_mid_headers(self):
         self.send(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\nX-Half-")
@@ -226,7 +240,9 @@ class FaultHandler(socketserver.BaseRequestHandler):
 
 FAULTS = {
     "/ok": FaultHandler.ok,
+    "/chunked": FaultHandler.chunked,
     "/reset-before-headers": FaultHandler.reset_before_headers,
+    "/empty-reply": FaultHandler.empty_reply,
     "/reset-mid-headers": FaultHandler.reset_mid_headers,
     "/reset-mid-body": FaultHandler.reset_mid_body,
     "/short-body": FaultHandler.short_body,
@@ -245,7 +261,9 @@ FAULTS = {
 }
 
 STATUS = {path: 200 for path in FAULTS}
-STATUS.update({"/reset-before-headers": 0, "/reset-mid-headers": 0, "/garbage-status": 0, "/never": 0})
+STATUS.update(
+    {"/reset-before-headers": 0, "/empty-reply": 0, "/reset-mid-headers": 0, "/garbage-status": 0, "/never": 0}
+)
 
 
 class Server(socketserver.ThreadingTCPServer):
