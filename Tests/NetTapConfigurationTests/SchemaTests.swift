@@ -107,6 +107,8 @@ struct SchemaTests {
             "/$defs/integrityRule/properties/expect/oneOf/1": ["manifest"],
             "/$defs/integrityRule/properties/expect/oneOf/2": ["digest"],
             "/$defs/integrityRule/properties/fallback": ["directory", "files"],
+            // Body faults (BodyFault.init(configuration:)), read by stub responses and network profiles.
+            "/$defs/bodyFault/oneOf/1": BodyFault.configurationKeys,
         ]
     }
 
@@ -130,6 +132,7 @@ struct SchemaTests {
             return Set(values.compactMap { if case .string(let text) = $0 { text } else { nil } })
         }
         #expect(try strings("/$defs/profilePreset/enum") == Set(NetworkProfile.presets.keys))
+        #expect(try strings("/$defs/bodyFaultType/enum") == Set(BodyFault.configurationTypeNames))
         #expect(
             try strings("/properties/cache/properties/fallbackErrors/items/enum")
                 == OfflineCacheHandler.configurableFallbackErrorNames

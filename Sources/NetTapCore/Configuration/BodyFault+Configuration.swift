@@ -4,6 +4,9 @@ extension BodyFault {
     /// The keys of a fault object: `type` and `afterBytes`.
     package static let configurationKeys: Set<String> = ["type", "afterBytes"]
 
+    /// The type names a file may use: `drop-connection` (or `dropConnection`), `truncate`, `stall`.
+    package static let configurationTypeNames = ["drop-connection", "dropConnection", "truncate", "stall"]
+
     /// Reads a fault: `{"type": "drop-connection" | "truncate" | "stall", "afterBytes": 4096}`, or the type name
     /// alone for a fault before the first body byte (`"stall"`).
     ///

@@ -51,9 +51,9 @@ public enum BodyFault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `connection dropped after 400 bytes`, `truncated after 400 bytes`, `stalls after 400 bytes`.
+    /// `connection dropped after 400 bytes`, `truncated after 400 bytes`, `stalls after the head`.
     public var description: String {
-        let bytes = "\(afterBytes) byte\(afterBytes == 1 ? "" : "s")"
+        let bytes = afterBytes == 0 ? "the head" : "\(afterBytes) byte\(afterBytes == 1 ? "" : "s")"
         switch self {
         case .dropConnection: return "connection dropped after \(bytes)"
         case .truncate: return "truncated after \(bytes)"
