@@ -24,11 +24,12 @@ package struct MockListCommand: Command {
         positionals: [PositionalSpec(name: "MOCKS.json", help: "A mocks file or a nettap.json with a mocks section.")],
         discussion: """
             Each stub shows its matcher (as RequestMatcher describes it) and its response: status, body
-            size and kind, latency, body pacing, a simulated error or a redirect. "(active)" marks the active
-            scenario and each stub's active alternative. "templated" marks responses rendered from the request
-            ({{…}} placeholders). A STATE column shows the state machine a stub belongs to, the state it
-            requires and the state it moves to; "State machines" lists each machine with its state as loaded
-            (Started unless the file's states say otherwise) and the stubs that need or move it.
+            size and kind, latency, body pacing, a body fault (connection dropped, truncated or stalls after N
+            bytes), a simulated error or a redirect. "(active)" marks the active scenario and each stub's active
+            alternative. "templated" marks responses rendered from the request ({{…}} placeholders). A STATE
+            column shows the state machine a stub belongs to, the state it requires and the state it moves to;
+            "State machines" lists each machine with its state as loaded (Started unless the file's states say
+            otherwise) and the stubs that need or move it.
 
             Exit codes: 0 success, 1 missing or invalid file, 2 usage error.
             """
@@ -134,7 +135,7 @@ package struct MockListCommand: Command {
         }
     }
 
-    /// A response in one line: `200, 65 bytes JSON, latency 150 ms`.
+    /// A response in one line: `200, 65 bytes JSON, latency 150 ms, truncated after 40 bytes`.
     static func describe(_ response: StubResponse) -> String {
         var parts: [String]
         if let failure = response.failure {
@@ -171,6 +172,10 @@ package struct MockListCommand: Command {
             parts.append("\(bytesPerSecond) bytes/s")
         case nil:
             break
+        }
+        // Body fault (shown by `nettap mock list`): after the pacing it cuts short.
+        if let fault = response.fault, response.failure == nil {
+            parts.append(fault.description)
         }
         return parts.joined(separator: ", ") + templateText(response)
     }

@@ -8,8 +8,8 @@ enum CachedBody {
     ///
     /// - Parameters:
     ///   - handle: The open body file; closed when the body ends.
-    ///   - byteCount: The stored size; a file that ends early fails the body with
-    ///     `URLError(.networkConnectionLost)`.
+    ///   - byteCount: The stored size; a file that ends early fails the body as a server that closes early does
+    ///     (`SimulatedFailure.truncatedBody`: "transfer closed with N bytes remaining to read" on Linux).
     /// - Returns: The streamed body, its ``ResponseBody/expectedLength`` the stored size.
     static func make(handle: FileHandle, byteCount: Int) -> ResponseBody {
         let reader = FileChunkReader(handle: handle)

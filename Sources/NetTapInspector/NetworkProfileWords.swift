@@ -34,6 +34,7 @@ enum NetworkProfileWords {
         if profile.failureRate > 0 {
             parts.append("\((profile.failureRate * 100).formatted(.number.precision(.fractionLength(0...1))))% fail")
         }
+        if let fault = profile.fault { parts.append("bodies: \(fault)") }
         return parts.isEmpty ? "unthrottled" : parts.joined(separator: ", ")
     }
 

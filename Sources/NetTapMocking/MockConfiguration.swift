@@ -11,7 +11,8 @@ import FoundationNetworking
 /// at its top level. A stub has a `name`, a `match` (the `RequestMatcher(configuration:)` shape), exactly one of
 /// `response`, `alternatives` or `sequence`, and optionally a `state` (`machine`, `requires`, `moveTo`) and
 /// `templated`; a response has `status`, `headers`, at most one body (`body`, `json`, `base64` or `file`,
-/// relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error` and `redirect`.
+/// relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error`, `redirect` and `fault`
+/// (a ``BodyFault``: `{"type": "drop-connection" | "truncate" | "stall", "afterBytes": 400}`).
 ///
 /// ```json
 /// {

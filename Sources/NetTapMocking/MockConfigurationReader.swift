@@ -12,7 +12,7 @@ struct MockConfigurationReader {
     ]
     static let responseKeys: Set<String> = [
         "status", "headers", "body", "json", "base64", "file", "latencyMs", "durationMs", "bandwidth", "error",
-        "redirect",
+        "redirect", "fault",
     ]
     /// The keys of a stub's `state`.
     static let stateKeys: Set<String> = ["machine", "requires", "moveTo"]
@@ -131,12 +131,15 @@ struct MockConfigurationReader {
         }
         var response: StubResponse
         if let errorNode = try node.child("error") {
-            for key in ["status", "headers", "redirect"] + bodyKeys where try node.child(key) != nil {
+            for key in ["status", "headers", "redirect", "fault"] + bodyKeys where try node.child(key) != nil {
                 throw try node.requiredChild(key).error("a response with \"error\" has no \"\(key)\"")
             }
             response = .failure(try errorCode(errorNode))
         } else {
             response = try httpResponse(node, templated: templated)
+        }
+        if let fault = try node.child("fault"), fault.value != .null {
+            response.fault = try BodyFault(configuration: fault)
         }
         try pace(&response, node)
         return templated ? try compiled(response, node) : response

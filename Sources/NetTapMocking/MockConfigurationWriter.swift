@@ -93,6 +93,7 @@ struct MockConfigurationWriter {
                 object["file"] = .string(filePath(url))
             }
         }
+        if let fault = response.fault, response.failure == nil { object["fault"] = fault.configuration }
         if response.latency > .zero { object["latencyMs"] = milliseconds(response.latency) }
         switch response.pacing {
         case .duration(let duration)?: object["durationMs"] = milliseconds(duration)

@@ -127,9 +127,7 @@ public struct MockHandler: TransactionHandler {
                 let explanation = mocks.explainUnmatched(request)
                 context.answer(by: name)
                 context.annotate(Self.unmatchedAnnotation, explanation)
-                var info: [String: Any] = [NSLocalizedDescriptionKey: explanation]
-                if let url = request.url { info[NSURLErrorFailingURLErrorKey] = url }
-                throw URLError(.resourceUnavailable, userInfo: info)
+                throw SimulatedFailure.error(.resourceUnavailable, url: request.url, description: explanation)
             case .record:
                 return try await record(request, response: try await next(request))
             }

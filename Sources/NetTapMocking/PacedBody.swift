@@ -79,7 +79,8 @@ enum PacedBody {
     ) async throws -> Int64 {
         var place = ""
         if case .file(_, let url, _) = cursor.source { place = " (\(url.path))" }
-        return try await output.write(from: sent, upTo: target, read: { try await cursor.read(upTo: $0) }) { sent in
+        return try await output.write(from: sent, upTo: target, of: length, read: { try await cursor.read(upTo: $0) }) {
+            sent in
             "stub body file\(place) ended after \(sent) of \(length) bytes; was it changed while the stub answered?"
         }
     }

@@ -84,26 +84,6 @@ package enum RecordedStub {
         return URLError.Code(rawValue: error.code)
     }
 
-    /// The `URLError` code for a Chrome DevTools `_error` text (`net::ERR_INTERNET_DISCONNECTED`), for the
-    /// network failures a stub can reproduce; `nil` for others (blocked, aborted by the page, …).
-    static func urlErrorCode(chromeError text: String) -> URLError.Code? {
-        let codes: [String: URLError.Code] = [
-            "net::ERR_INTERNET_DISCONNECTED": .notConnectedToInternet,
-            "net::ERR_NAME_NOT_RESOLVED": .cannotFindHost,
-            "net::ERR_CONNECTION_REFUSED": .cannotConnectToHost,
-            "net::ERR_ADDRESS_UNREACHABLE": .cannotConnectToHost,
-            "net::ERR_CONNECTION_TIMED_OUT": .timedOut,
-            "net::ERR_TIMED_OUT": .timedOut,
-            "net::ERR_CONNECTION_RESET": .networkConnectionLost,
-            "net::ERR_CONNECTION_CLOSED": .networkConnectionLost,
-            "net::ERR_EMPTY_RESPONSE": .networkConnectionLost,
-            "net::ERR_NETWORK_CHANGED": .networkConnectionLost,
-            "net::ERR_CERT_AUTHORITY_INVALID": .serverCertificateUntrusted,
-            "net::ERR_CERT_DATE_INVALID": .serverCertificateHasBadDate,
-        ]
-        return codes[text.trimmingCharacters(in: .whitespaces)]
-    }
-
     /// `GET /path`: a readable stub name.
     static func name(method: String, url: URL) -> String {
         "\(method.uppercased()) \(RequestMatcher.path(of: url))"

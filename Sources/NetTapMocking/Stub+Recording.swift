@@ -95,11 +95,7 @@ extension Stub {
         }
         guard entry.response.status > 0 else {
             let chromeError = entry.response.customFields["_error"]?.stringValue
-            guard
-                let code = RecordedStub.urlErrorCode(of: entry.netTap?.error)
-                    ?? chromeError.flatMap(RecordedStub.urlErrorCode(chromeError:)),
-                code != .cancelled
-            else {
+            guard let code = entry.recordedNetworkFailure else {
                 let detail = chromeError.map { " (\($0))" } ?? ""
                 throw MockingError.notSavable(
                     target,

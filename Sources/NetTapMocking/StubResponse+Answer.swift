@@ -16,11 +16,13 @@ extension StubResponse {
         }
         switch kind {
         case .failure(let code):
-            throw Self.error(code, for: request)
+            throw SimulatedFailure.error(code, url: request.url)
         case .dynamic(let respond):
             // The app's closure may call URLSession, which traps on URLSession's own queue.
             await URLSessionQueueWindow.leave()
-            return try await respond(request).answer(request, clock: clock)
+            var computed = try await respond(request)
+            if computed.fault == nil { computed.fault = fault }
+            return try await computed.answer(request, clock: clock)
         case .http:
             break
         }
@@ -49,25 +51,17 @@ extension StubResponse {
             try await PacedBody.waitForUndeliveredBody(pacing: pacing, clock: clock)
             return HandlerResponse(statusCode: statusCode, headers: headers, url: request.url, body: .empty)
         }
+        let body = PacedBody.make(source: source, pacing: pacing, clock: clock)
         return HandlerResponse(
             statusCode: statusCode,
             headers: headers,
             url: request.url,
-            body: PacedBody.make(source: source, pacing: pacing, clock: clock)
+            body: fault.map(body.withFault) ?? body
         )
     }
 
     /// Whether a status never has a body (RFC 9110 §15.3.5, §15.4.5: 1xx, 204, 304).
     static func forbidsBody(_ statusCode: Int) -> Bool {
         (100..<200).contains(statusCode) || statusCode == 204 || statusCode == 304
-    }
-
-    /// The `URLError` a real network failure with `code` gives for `request`.
-    static func error(_ code: URLError.Code, for request: URLRequest) -> URLError {
-        var info: [String: Any] = [:]
-        if let url = request.url {
-            info[NSURLErrorFailingURLErrorKey] = url
-        }
-        return URLError(code, userInfo: info)
     }
 }

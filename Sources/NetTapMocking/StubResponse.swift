@@ -14,6 +14,7 @@ import FoundationNetworking
 ///     .withLatency(.milliseconds(300))
 ///     .withPacing(.bandwidth(bytesPerSecond: 100_000))
 /// let offline = StubResponse.failure(.notConnectedToInternet)
+/// let cutShort = StubResponse.data(payload).withFault(.truncate(afterBytes: 512))
 /// let moved = StubResponse.redirect(to: "/v2/profile")
 /// let echo = StubResponse.dynamic { request in .text("you asked for \(request.url?.path ?? "")") }
 /// ```
@@ -30,6 +31,8 @@ import FoundationNetworking
 ///   the head, since NetTap never delivers their body (as the platform does not; platform-notes §10).
 /// - ``latency`` passes before the head (or before the failure); ``pacing`` spreads the body over time.
 ///   Both wait on the transaction's clock, so tests drive them with a test clock; cancellation stops at once.
+/// - A ``failure(_:)`` and a ``fault`` are worded as the platform words the real network failure (code,
+///   description, underlying error, failing-URL keys), so the app cannot tell them from the network's.
 public struct StubResponse: Sendable {
     /// What kind of answer this is.
     enum Kind: Sendable {
@@ -51,6 +54,9 @@ public struct StubResponse: Sendable {
     public var pacing: BodyPacing?
     /// The compiled templates when the response is templated (``templated(status:)``), else `nil`.
     var template: ResponseTemplate?
+    /// A fault inside the body (the connection dropped, the body cut short, a stall) after some of its bytes;
+    /// `nil` delivers the whole body.
+    public var fault: BodyFault?
 
     /// Creates an HTTP response.
     ///
@@ -70,6 +76,7 @@ public struct StubResponse: Sendable {
         self.latency = .zero
         self.pacing = nil
         self.template = nil
+        self.fault = nil
     }
 
     /// The simulated network failure, when this response fails the request instead of answering it.
@@ -227,6 +234,28 @@ public struct StubResponse: Sendable {
     /// - Returns: The changed response.
     public func withBandwidth(bytesPerSecond: Int) -> StubResponse {
         withPacing(.bandwidth(bytesPerSecond: bytesPerSecond))
+    }
+
+    /// A copy whose body fails part-way, as a server or network doing the same thing makes it fail.
+    ///
+    /// The head (with the whole body's `Content-Length`) and the body's first `afterBytes` bytes arrive, paced as
+    /// ``pacing`` says; then the connection drops (`URLError(.networkConnectionLost)`), the body is cut short
+    /// (the platform's "transfer closed" error) or it stalls until the request's own timeout (`URLError(.timedOut)`,
+    /// no timer of the stub's own). A delegate receives the head and those bytes first; async and
+    /// completion-handler callers get the error alone, as from a real upstream. A fault at or past the body's
+    /// length changes nothing, and a response without content (HEAD, 1xx, 204, 304) has no body to fault. For a
+    /// ``dynamic(_:)`` response the fault applies to the computed response unless it has its own.
+    ///
+    /// ```swift
+    /// StubResponse.file(videoURL).withFault(.dropConnection(afterBytes: 1 << 20))
+    /// StubResponse.json(["items": []]).withFault(.stall(afterBytes: 0))
+    /// ```
+    /// - Parameter fault: The fault; `nil` for none.
+    /// - Returns: The changed response.
+    public func withFault(_ fault: BodyFault?) -> StubResponse {
+        var copy = self
+        copy.fault = fault
+        return copy
     }
 
     /// A copy with one more header field (kept beside existing fields of the same name).

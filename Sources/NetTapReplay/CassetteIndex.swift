@@ -2,7 +2,12 @@ import Foundation
 import NetTapCore
 import NetTapHAR
 
-/// The replayable entries of a loaded cassette, found by request, each played once in recorded order.
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The replayable entries of a loaded cassette (responses, and recorded network failures), found by request, each
+/// played once in recorded order.
 ///
 /// After that the last matching one repeats, or, with repeats off, none does. Counts how often each entry
 /// played.
@@ -21,6 +26,8 @@ final class CassetteIndex: Sendable {
         var head: HandlerResponse
         /// The replayed response's decoded body.
         var body: Data
+        /// The network failure a status-0 entry recorded, replayed instead of a response; `nil` for a response.
+        var failure: URLError.Code?
 
         /// The response to answer with, for a request to `url`.
         func response(url: URL) -> HandlerResponse {
@@ -46,14 +53,17 @@ final class CassetteIndex: Sendable {
     /// How many times each entry (by position in ``recorded``) was replayed.
     private let playCounts: Locked<[Int]>
 
-    /// Indexes the entries with a response (status > 0), their requests redacted with `redactor`.
+    /// Indexes the entries with a response (status > 0) and those that recorded a network failure a cassette can
+    /// give again (``HAREntry/recordedNetworkFailure``), their requests redacted with `redactor`.
     init(entries: [HAREntry], redactor: Redactor) {
         var recorded: [Recorded] = []
         var byKey: [String: [Int]] = [:]
-        for (index, entry) in entries.enumerated() where entry.response.status > 0 {
+        for (index, entry) in entries.enumerated() {
+            let failure = entry.recordedNetworkFailure
+            guard entry.response.status > 0 || failure != nil else { continue }
             let request = redactor.redact(request: entry.request.capturedRequest()).value
             let prepared = CassetteMatching.Prepared(request)
-            var head = entry.response.replayResponse(url: request.url)
+            var head = failure == nil ? entry.response.replayResponse(url: request.url) : HandlerResponse(statusCode: 0)
             head.body = .empty
             byKey[prepared.key, default: []].append(recorded.count)
             recorded.append(
@@ -63,7 +73,8 @@ final class CassetteIndex: Sendable {
                     request: request,
                     prepared: prepared,
                     head: head,
-                    body: entry.response.replayBody
+                    body: failure == nil ? entry.response.replayBody : Data(),
+                    failure: failure
                 )
             )
         }

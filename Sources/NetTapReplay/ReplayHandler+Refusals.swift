@@ -24,9 +24,7 @@ extension ReplayHandler {
             log.append(explanation)
             if log.count > Self.refusalLimit { log.removeFirst(log.count - Self.refusalLimit) }
         }
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: explanation]
-        if let url = request.url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-        return URLError(.resourceUnavailable, userInfo: userInfo)
+        return SimulatedFailure.error(.resourceUnavailable, url: request.url, description: explanation)
     }
 
     /// Why no entry answers a request: the cassette, the request, the mode and the closest entry with what

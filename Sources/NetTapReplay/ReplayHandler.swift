@@ -13,9 +13,11 @@ import FoundationNetworking
 /// redacted the same way, so a secret recorded as `[redacted]` still matches; repeated identical requests take
 /// the matching entries in recorded order, and then the last one answers again, or, with
 /// ``allowPlaybackRepeats`` off, none does. The answer has the entry's status, headers and decoded body, and the
-/// transaction is answered by ``name``. In a mode that does not record, a request no entry matches (or only
-/// entries already played, with repeats off) fails with `URLError(.resourceUnavailable)` naming the closest
-/// entry, without reaching the network. ``unplayedEntries`` lists the entries no request used.
+/// transaction is answered by ``name``. An entry without a response (status 0) that recorded a network failure
+/// (NetTap's `_netTap.error`, Chrome's `_error`: offline, refused, DNS, reset, timed out) fails the request with
+/// that `URLError`, worded as the platform words the real one. In a mode that does not record, a request no entry
+/// matches (or only entries already played, with repeats off) fails with `URLError(.resourceUnavailable)` naming
+/// the closest entry, without reaching the network. ``unplayedEntries`` lists the entries no request used.
 ///
 /// **Record.** The response is passed to the caller unchanged while a copy of up to ``bodyByteLimit`` bytes is
 /// kept; when the body ends, the transaction is redacted, turned into HAR entries and handed to the `writer`.
@@ -140,17 +142,17 @@ public struct ReplayHandler: TransactionHandler {
     ///   - context: The transaction's context.
     ///   - next: The rest of the pipeline, called only to record.
     /// - Returns: The replayed response, or the live response with its body teed into the recording.
-    /// - Throws: `URLError(.resourceUnavailable)` when no entry matches (or, with ``allowPlaybackRepeats`` off,
-    ///   every matching entry was played) and the mode does not record (its description names the cassette file,
-    ///   the request and the closest entry with the differences, or the entries already played); what `next`
-    ///   throws while recording.
+    /// - Throws: The recorded network failure of a status-0 entry; `URLError(.resourceUnavailable)` when no entry
+    ///   matches (or, with ``allowPlaybackRepeats`` off, every matching entry was played) and the mode does not
+    ///   record (its description names the cassette file, the request and the closest entry with the differences,
+    ///   or the entries already played); what `next` throws while recording.
     /// - Complexity: O(entries sharing the request's method, origin and path) to match.
     public func handle(_ request: URLRequest, context: TransactionContext, next: Next) async throws -> HandlerResponse {
         let incoming = redactor.redact(request: Self.capture(request, limit: Int.max)).value
         var played: [CassetteIndex.Recorded] = []
         if replaysEntries {
             switch index.take(incoming, matching: matching, allowRepeats: allowPlaybackRepeats) {
-            case .entry(let recorded): return replay(recorded, for: request, context: context)
+            case .entry(let recorded): return try replay(recorded, for: request, context: context)
             case .exhausted(let entries): played = entries
             case .none: break
             }
@@ -170,16 +172,18 @@ public struct ReplayHandler: TransactionHandler {
         try await writer.flush()
     }
 
+    /// The recorded response, or the recorded network failure, worded as the platform words it.
     private func replay(
         _ recorded: CassetteIndex.Recorded,
         for request: URLRequest,
         context: TransactionContext
-    )
-        -> HandlerResponse
-    {
+    ) throws -> HandlerResponse {
         let url = request.url ?? recorded.request.url
         context.answer(by: name)
         context.annotate("cassette.entry", String(recorded.index))
+        if let failure = recorded.failure {
+            throw SimulatedFailure.error(failure, url: url)
+        }
         var notes: [String] = []
         if let note = recorded.entry.response.content.comment, note.hasPrefix("body truncated") {
             notes.append("replayed a recording with its " + note)

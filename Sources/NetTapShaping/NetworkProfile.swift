@@ -1,9 +1,10 @@
 import Foundation
+import NetTapCore
 
 /// A network profile: the delay, bandwidth, loss and failure a shaped request experiences.
 ///
 /// ```
-///  request ─▶ condition? ─▶ upload time + latency + jitter ─▶ loss? ─▶ next ─▶ paced body ─▶ app
+///  request ─▶ condition? ─▶ upload time + latency + jitter ─▶ loss? ─▶ next ─▶ paced body ─▶ fault? ─▶ app
 /// ```
 ///
 /// Each value is a plain number with its unit in the name or type:
@@ -61,6 +62,12 @@ public struct NetworkProfile: Sendable, Hashable {
     public var failureRate: Double
     /// A failure that replaces the exchange, or `nil` for a working (if slow) network.
     public var condition: Condition?
+    /// A fault inside every response body the profile covers (the connection dropped, the body cut short, a
+    /// stall) after some of its bytes, or `nil` for whole bodies.
+    ///
+    /// The head arrives, then the body's first `afterBytes` bytes (paced by the download bandwidth), then the
+    /// failure the real fault gives (see `BodyFault`); a stall ends with the request's own timeout.
+    public var fault: BodyFault?
 
     /// Creates a profile.
     ///
@@ -71,13 +78,15 @@ public struct NetworkProfile: Sendable, Hashable {
     ///   - uploadBytesPerSecond: The upload bandwidth in bytes per second, `nil` (default) for unlimited.
     ///   - failureRate: The probability `0...1` of `URLError(.networkConnectionLost)`; clamped to `0...1`.
     ///   - condition: A failure that replaces the exchange, or `nil`.
+    ///   - fault: A fault inside every response body, or `nil`.
     public init(
         latency: Duration = .zero,
         jitter: Duration = .zero,
         downloadBytesPerSecond: Int? = nil,
         uploadBytesPerSecond: Int? = nil,
         failureRate: Double = 0,
-        condition: Condition? = nil
+        condition: Condition? = nil,
+        fault: BodyFault? = nil
     ) {
         self.latency = max(.zero, latency)
         self.jitter = max(.zero, jitter)
@@ -85,6 +94,7 @@ public struct NetworkProfile: Sendable, Hashable {
         self.uploadBytesPerSecond = uploadBytesPerSecond
         self.failureRate = failureRate.isNaN ? 0 : min(1, max(0, failureRate))
         self.condition = condition
+        self.fault = fault
     }
 
     /// Converts a bandwidth in kilobits per second (1 kbit = 1,000 bits) to bytes per second.

@@ -60,7 +60,7 @@ extension ShapingRule {
 extension NetworkProfile {
     /// The keys of a profile object.
     public static let configurationKeys: Set<String> = [
-        "preset", "latencyMs", "jitterMs", "downloadBandwidth", "uploadBandwidth", "loss", "condition",
+        "preset", "latencyMs", "jitterMs", "downloadBandwidth", "uploadBandwidth", "loss", "condition", "fault",
     ]
 
     /// Reads a profile: a preset name (a key of ``presets``, such as `"3g"`) or an object.
@@ -72,7 +72,8 @@ extension NetworkProfile {
     /// In an object every key is optional: `preset` names a starting point the other keys change; `latencyMs`
     /// and `jitterMs` are milliseconds (non-negative numbers); bandwidths are strings with the unit spelled out
     /// (see ``bytesPerSecond(parsing:)``) or `"unlimited"`; `loss` is a probability `0...1`; `condition` is
-    /// `offline`, `dns-failure`, `timeout` or `server-down`.
+    /// `offline`, `dns-failure`, `timeout` or `server-down`; `fault` is a body fault,
+    /// `{"type": "drop-connection" | "truncate" | "stall", "afterBytes": 400}` (see ``fault``).
     ///
     /// - Parameter node: The string or object.
     /// - Throws: `ConfigurationError` naming the file and JSON path of an unknown preset, key, unit or
@@ -120,6 +121,9 @@ extension NetworkProfile {
                 )
             }
             profile.condition = value
+        }
+        if let fault = try node.presentMember("fault") {
+            profile.fault = try BodyFault(configuration: fault)
         }
         self = profile
     }

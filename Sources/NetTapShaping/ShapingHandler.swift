@@ -9,6 +9,7 @@ import FoundationNetworking
 ///
 /// ```
 ///  request ─▶ condition ─▶ wait upload time (shared uplink) + latency + jitter ─▶ loss draw ─▶ next ─▶ paced body
+///                                                                                                  ─▶ body fault
 /// ```
 ///
 /// - Conditions fail before `next` is called, so nothing leaves the device: offline
@@ -30,6 +31,9 @@ import FoundationNetworking
 /// - Download bandwidth paces the response body on `context.clock` in pieces of at most 50 ms at the bandwidth,
 ///   taking turns with the other downloads of the same profile; cancelling the body stops at once and cancels
 ///   the upstream body.
+/// - A body fault (``NetworkProfile/fault``) lets the head and the body's first bytes through, paced, then drops
+///   the connection, cuts the body short or stalls it until the request's own timeout, as `BodyFault` describes;
+///   the `shaping` annotation names it.
 ///
 /// Every draw comes from one seeded generator, two per shaped request (jitter, then loss), so a run with the
 /// same seed and the same requests in the same order repeats exactly.
@@ -78,7 +82,7 @@ public struct ShapingHandler: TransactionHandler {
             if condition == .timeout {
                 try await hang(on: context.clock)
             }
-            throw SimulatedFailure.error(for: condition, url: request.url)
+            throw SimulatedFailure.error(condition.errorCode, url: request.url)
         }
         let (jitterFraction, lossDraw) = random.withLock { generator in
             (Double.random(in: 0..<1, using: &generator), Double.random(in: 0..<1, using: &generator))
@@ -88,7 +92,7 @@ public struct ShapingHandler: TransactionHandler {
         if lossDraw < profile.failureRate {
             context.annotate(name, "connection lost")
             context.answer(by: name)
-            throw SimulatedFailure.error(for: nil, url: request.url)
+            throw SimulatedFailure.error(.networkConnectionLost, url: request.url)
         }
         var response = try await next(request)
         if let download = profile.downloadBytesPerSecond, download > 0 {
@@ -98,6 +102,10 @@ public struct ShapingHandler: TransactionHandler {
                 link: link.downlink,
                 clock: context.clock
             )
+        }
+        if let fault = profile.fault {
+            context.annotate(name, fault.description)
+            response.body = response.body.withFault(fault)
         }
         return response
     }

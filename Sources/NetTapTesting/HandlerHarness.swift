@@ -117,9 +117,15 @@ public final class HandlerHarness: Sendable {
     /// - Throws: What the body ends with, or ``HandlerHarnessError/noAnswer`` before the handler answered.
     public func readChunk() async throws -> Data? {
         guard let channel = state.withLock({ $0.answerBody }) else { throw HandlerHarnessError.noAnswer }
-        let chunk = try await channel.next()
-        if chunk == nil { state.withLock { $0.isAnswerRead = true } }
-        return chunk
+        do {
+            let chunk = try await channel.next()
+            if chunk == nil { state.withLock { $0.isAnswerRead = true } }
+            return chunk
+        } catch {
+            // A body that ends with an error (a dropped connection) has been read to its end too.
+            state.withLock { $0.isAnswerRead = true }
+            throw error
+        }
     }
 
     /// Reads the rest of the handler's answer.

@@ -237,6 +237,39 @@ struct MockCommandTests {
         #expect(lines.contains { $0.hasPrefix("old") && $0.hasSuffix("301 → /new") })
     }
 
+    @Test("a stub's body fault is listed after its body and pacing, and a file's fault key reads the same")
+    func listBodyFaults() async throws {
+        let configuration = MockConfiguration(
+            stubs: [
+                Stub("cut", matching: .path("/cut"), response: .text("hello").withFault(.truncate(afterBytes: 2))),
+                Stub(
+                    "drop",
+                    matching: .path("/drop"),
+                    response: .text("hello").withBandwidth(bytesPerSecond: 10).withFault(.dropConnection(afterBytes: 1))
+                ),
+                Stub("hang", matching: .path("/hang"), response: .status(200).withFault(.stall(afterBytes: 0))),
+            ]
+        )
+        let lines = MockListCommand.text(configuration, file: "x.json").components(separatedBy: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(
+            lines.contains {
+                $0.hasPrefix("cut") && $0.hasSuffix("5 bytes text/plain; charset=utf-8, truncated after 2 bytes")
+            }
+        )
+        #expect(lines.contains { $0.hasPrefix("drop") && $0.hasSuffix("10 bytes/s, connection dropped after 1 byte") })
+        #expect(lines.contains { $0.hasPrefix("hang") && $0.hasSuffix("200, stalls after the head") })
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(
+            #"{"stubs": [{"name": "cut", "match": {"path": "/cut"}, "response": {"body": "hello", "fault": {"type": "truncate", "afterBytes": 2}}}]}"#
+                .utf8
+        ).write(to: directory.appendingPathComponent("m.json"))
+        let list = await runCLI(["mock", "list", "m.json"], workingDirectory: directory)
+        #expect(list.exitCode == .success)
+        #expect(list.standardOutput.contains("truncated after 2 bytes"), "\(list.standardOutput)")
+    }
+
     @Test(
         "errors name the input and the place in it",
         arguments: [

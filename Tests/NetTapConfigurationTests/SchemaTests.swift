@@ -114,6 +114,8 @@ struct SchemaTests {
             "/properties/rewrite/properties/mapRemote/items": MapRemote.configurationKeys,
             "/$defs/headerRule": HeaderEdit.configurationKeys,
             "/properties/rewrite/properties/responseBody/items": BodyReplacement.configurationKeys,
+            // Body faults (BodyFault.init(configuration:)), read by stub responses and network profiles.
+            "/$defs/bodyFault/oneOf/1": BodyFault.configurationKeys,
         ]
     }
 
@@ -137,6 +139,7 @@ struct SchemaTests {
             return Set(values.compactMap { if case .string(let text) = $0 { text } else { nil } })
         }
         #expect(try strings("/$defs/profilePreset/enum") == Set(NetworkProfile.presets.keys))
+        #expect(try strings("/$defs/bodyFaultType/enum") == Set(BodyFault.configurationTypeNames))
         #expect(
             try strings("/properties/cache/properties/fallbackErrors/items/enum")
                 == OfflineCacheHandler.configurableFallbackErrorNames

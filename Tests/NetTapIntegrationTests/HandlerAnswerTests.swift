@@ -561,13 +561,54 @@ struct HandlerAnswerTests {
             #expect(answered.response?.expectedContentLength == response.expectedContentLength, "\(path)")
             #expect(answered.body == real.body)
         }
-        let interceptor = NetTapInterceptor()
-        interceptor.handlers = [Answer { _, _ in HandlerResponse(statusCode: 200, body: .string("hello")) }]
-        let bare = await CallRecorder(interceptor: interceptor).send(
-            URLRequest(url: server.url("/answer/bare")),
+    }
+
+    @Test(
+        "a handler's answer is framed from its real body: Content-Length as a server sends it, none when streamed",
+        arguments: CallerStyle.allCases
+    )
+    func framing(style: CallerStyle) async throws {
+        let server = try await HTTPBin.shared()
+        let direct = CallRecorder(interceptor: nil)
+        // httpbin frames a body it has whole with Content-Length, and a stream in chunks.
+        let sized = await direct.send(URLRequest(url: server.url("/bytes/64?seed=3")), style: style)
+        let streamed = await direct.send(
+            URLRequest(url: server.url("/stream-bytes/64?seed=3&chunk_size=16")),
             style: style
         )
-        #expect(bare.response?.expectedContentLength == -1, "no Content-Length: unknown, as from a chunked server")
+        let interceptor = NetTapInterceptor()
+        let body = sized.body
+        interceptor.handlers = [
+            Answer { request, _ in
+                switch request.url?.lastPathComponent {
+                case "sized": return HandlerResponse(statusCode: 200, body: .data(body))
+                case "head": return HandlerResponse(statusCode: 200, body: .string("hello"))
+                default:
+                    let chunks = ResponseBody.stream(expectedLength: nil) { writer in
+                        for start in stride(from: 0, to: body.count, by: 16) {
+                            writer.write(body.subdata(in: start..<min(body.count, start + 16)))
+                        }
+                        writer.finish()
+                    }
+                    return HandlerResponse(statusCode: 200, body: chunks)
+                }
+            }
+        ]
+        let caller = CallRecorder(interceptor: interceptor)
+        let answered = await caller.send(URLRequest(url: server.url("/answer/sized")), style: style)
+        #expect(answered.body == body)
+        #expect(answered.response?.expectedContentLength == sized.response?.expectedContentLength)
+        #expect(answered.response?.value(forHTTPHeaderField: "Content-Length") == "64")
+        let stream = await caller.send(URLRequest(url: server.url("/answer/stream")), style: style)
+        #expect(stream.body == body)
+        #expect(stream.response?.expectedContentLength == streamed.response?.expectedContentLength)
+        #expect(stream.response?.expectedContentLength == -1, "unknown length: none, as from a chunked server")
+        #expect(stream.response?.value(forHTTPHeaderField: "Content-Length") == nil)
+        var head = URLRequest(url: server.url("/answer/head"))
+        head.httpMethod = "HEAD"
+        let headAnswer = await caller.send(head, style: style)
+        #expect(headAnswer.response?.value(forHTTPHeaderField: "Content-Length") == nil, "never for HEAD")
+        #expect(headAnswer.body.isEmpty)
     }
 }
 

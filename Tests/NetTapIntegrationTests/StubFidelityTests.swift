@@ -3,6 +3,7 @@ import NetTapCore
 import NetTapHAR
 import NetTapMocking
 import NetTapReplay
+import NetTapShaping
 import NetTapTestSupport
 import NetTapTesting
 import Testing
@@ -596,24 +597,86 @@ struct StubFidelityTests {
         #expect(mocks.hitCount(for: "down") == CallerStyle.allCases.count)
     }
 
-    @Test("a stub's cannotConnectToHost looks like a refused loopback connection", arguments: CallerStyle.allCases)
-    func stubRefusedConnection(style: CallerStyle) async throws {
-        let port = try HTTPBin.unusedPort()
-        let url = try Self.url("http://127.0.0.1:\(port)/refused")
-        let real = try #require(await CallRecorder(interceptor: nil).send(URLRequest(url: url), style: style).nsError)
-        let mocks = MockSet(stubs: [Stub("refused", matching: .any, response: .failure(.cannotConnectToHost))])
-        let interceptor = NetTapInterceptor()
-        interceptor.handlers = [MockHandler(mocks: mocks, unmatched: .fail)]
-        let outcome = await CallRecorder(interceptor: interceptor).send(URLRequest(url: url), style: style)
-        let simulated = try #require(outcome.nsError)
-        #expect(simulated.domain == real.domain)
-        #expect(simulated.code == real.code)
-        // The real error also carries libcurl's own text ("Failed to connect to 127.0.0.1 port N after 0 ms: …")
-        // as its description and in an underlying error; a stub cannot truthfully invent those, so only the keys
-        // it sets are compared, and they must be a subset of the real ones.
-        #expect(Set(outcome.errorKeys).isSubset(of: Set(real.userInfo.keys)), "\(outcome.errorKeys)")
-        for key in [NSURLErrorFailingURLErrorKey, "NSErrorFailingURLStringKey"] {
-            #expect("\(simulated.userInfo[key] ?? "-")" == "\(real.userInfo[key] ?? "+")", "\(key)")
+    /// A network failure a loopback request really gets here, and how NetTap simulates it.
+    struct RealFailure: Sendable, CustomTestStringConvertible {
+        /// What happens on the wire.
+        var name: String
+        /// The code the platform gives.
+        var code: URLError.Code
+        /// The shaping profile that simulates it, if one does.
+        var profile: NetworkProfile?
+        /// The request's `timeoutInterval`, in seconds.
+        var timeout: TimeInterval = 3
+
+        var testDescription: String { "\(name) (\(code.rawValue))" }
+
+        /// The URL that fails this way for real.
+        func url() async throws -> URL {
+            let server = try await FaultServer.shared()
+            switch code {
+            case .cannotConnectToHost: return try Self.url("http://127.0.0.1:\(try HTTPBin.unusedPort())/refused")
+            // RFC 6761: `.invalid` never resolves; libcurl fails the lookup at once.
+            case .cannotFindHost: return try Self.url("http://nettap-check.invalid/dns")
+            case .networkConnectionLost: return server.url(.resetBeforeHeaders)
+            case .timedOut: return server.url(.never)
+            case .badServerResponse: return server.url(.emptyReply)
+            default: return server.url(.garbageStatus)
+            }
+        }
+
+        private static func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
+    }
+
+    /// Every failure of the simulated-failure table that a real loopback situation produces here (offline has no
+    /// loopback counterpart: FoundationNetworking never gives -1009).
+    static let realFailures = [
+        RealFailure(name: "refused connection", code: .cannotConnectToHost, profile: .serverDown),
+        RealFailure(name: "reset before the head", code: .networkConnectionLost, profile: .totalLoss),
+        RealFailure(name: "no answer", code: .timedOut, profile: .timeout, timeout: 2),
+        RealFailure(name: "unresolvable .invalid host", code: .cannotFindHost, profile: .dnsFailure),
+        RealFailure(name: "empty reply", code: .badServerResponse),
+        RealFailure(name: "garbage instead of a status line", code: .unsupportedURL),
+    ]
+
+    /// The real failure, recorded through NetTap's capture into a HAR cassette of one entry.
+    private static func cassette(recording request: URLRequest, style: CallerStyle) async throws -> URL {
+        let recorder = NetTapInterceptor()
+        _ = await CallRecorder(interceptor: recorder).send(request, style: style)
+        let transaction = try #require(
+            await withDeadline(.seconds(60)) { await recorder.captureLog.waitForFinished { _ in true } }
+        )
+        #expect(transaction.state == .failed)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nettap-failure-\(UUID()).har")
+        try HARDocument(transactions: [transaction]).write(to: file)
+        return file
+    }
+
+    @Test(
+        "a stub's failure, a shaping condition and a replayed recording look like the real loopback failure",
+        arguments: realFailures,
+        CallerStyle.allCases
+    )
+    func simulatedFailureLooksReal(failure: RealFailure, style: CallerStyle) async throws {
+        var request = URLRequest(url: try await failure.url())
+        request.timeoutInterval = failure.timeout
+        let url = try #require(request.url)
+        let real = FailureShape(await CallRecorder(interceptor: nil).send(request, style: style), url: url)
+        #expect(real.error == "\(NSURLErrorDomain) \(failure.code.rawValue)", "the platform's own code: \(real)")
+        var sides: [(String, any TransactionHandler)] = [
+            ("stub", MockHandler(mocks: MockSet(stubs: [Stub("s", matching: .any, response: .failure(failure.code))]))),
+            (
+                "cassette",
+                try ReplayHandler(cassette: try await Self.cassette(recording: request, style: style), mode: .none)
+            ),
+        ]
+        if let profile = failure.profile {
+            sides.append(("shaping", ShapingHandler(shaper: NetworkShaper(profile: profile))))
+        }
+        for (side, handler) in sides {
+            let interceptor = NetTapInterceptor()
+            interceptor.handlers = [handler]
+            let simulated = await CallRecorder(interceptor: interceptor).send(request, style: style)
+            expectSameFailure(FailureShape(simulated, url: url), as: real, "\(side) \(style)")
         }
     }
 
@@ -644,9 +707,12 @@ struct StubFidelityTests {
             let outcome = await client.send(request, style: style)
             let status = entry.response.status
             guard status > 0 else {
-                // Status 0: the browser never got a response (blocked). Nothing can be replayed; mode `.none`
-                // fails it without touching the network.
-                #expect(outcome.errorCode == URLError.Code.resourceUnavailable.rawValue, "\(label): \(outcome)")
+                // Status 0: the browser never got a response. A recorded network failure (Chrome's `_error`) replays
+                // as that failure; anything else (blocked, aborted) cannot be replayed, and mode `.none` fails it
+                // without touching the network.
+                let offline = entry.response.customFields["_error"]?.stringValue == "net::ERR_INTERNET_DISCONNECTED"
+                let code: URLError.Code = offline ? .notConnectedToInternet : .resourceUnavailable
+                #expect(outcome.errorCode == code.rawValue, "\(label): \(outcome)")
                 continue
             }
             let location = entry.response.headers.first { $0.name.lowercased() == "location" }

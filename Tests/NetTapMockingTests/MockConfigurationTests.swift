@@ -141,6 +141,39 @@ struct MockConfigurationTests {
         #expect(expected.contains { $0.hasPrefix("happy path GET /cart: 201") })
     }
 
+    @Test("a response's body fault is read from the file and written back the same")
+    func faultRoundTrip() throws {
+        let directory = try folder(
+            #"""
+            {"mocks": {"stubs": [
+              {"name": "cut", "match": {"path": "/cut"}, "response": {"body": "hello", "fault": {"type": "truncate", "afterBytes": "1 KiB"}}},
+              {"name": "hang", "match": {"path": "/hang"}, "sequence": [{"status": 200, "fault": "stall"}, {"status": 204}]}
+            ]}}
+            """#
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loaded = try MockConfiguration.load(contentsOf: directory.appendingPathComponent("nettap.json"))
+        guard case .single(let cut) = loaded.stubs[0].responses,
+            case .sequence(let steps, _) = loaded.stubs[1].responses
+        else {
+            Issue.record("unexpected stubs: \(loaded.stubs)")
+            return
+        }
+        #expect(cut.fault == .truncate(afterBytes: 1024))
+        #expect(steps.map(\.fault) == [.stall(afterBytes: 0), nil])
+        let saved = directory.appendingPathComponent("saved.json")
+        try loaded.write(to: saved)
+        let written = try JSONValue(data: Data(contentsOf: saved))
+        guard case .array(let stubs)? = written["stubs"] else {
+            Issue.record("no stubs written: \(written)")
+            return
+        }
+        #expect(stubs[0]["response"]?["fault"] == ["type": "truncate", "afterBytes": 1024])
+        let reloaded = try MockConfiguration.load(contentsOf: saved)
+        guard case .single(let again) = reloaded.stubs[0].responses else { return }
+        #expect(again.fault == cut.fault)
+    }
+
     @Test("writing into a nettap.json replaces only its mocks section")
     func keepsOtherSections() throws {
         let directory = try folder()
@@ -189,6 +222,14 @@ struct MockConfigurationTests {
             (
                 #"{"mocks": {"stubs": [{"name": "a", "match": {}}]}}"#,
                 #"nettap.json: $.mocks.stubs[0]: a stub needs one of "response", "alternatives" or "sequence""#
+            ),
+            (
+                #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"error": "timedOut", "fault": "stall"}}]}}"#,
+                #"nettap.json: $.mocks.stubs[0].response.fault: a response with "error" has no "fault""#
+            ),
+            (
+                #"{"mocks": {"stubs": [{"name": "a", "match": {}, "response": {"fault": {"type": "reset"}}}]}}"#,
+                #"nettap.json: $.mocks.stubs[0].response.fault.type: unknown fault "reset"; expected one of drop-connection"#
             ),
             (
                 #"{"mocks": {"stubs": [{"name": "a", "match": {}, "sequence": [{"status": 200}], "afterEnd": "loop"}]}}"#,

@@ -63,7 +63,7 @@ struct StubResponseTests {
     }
 
     @Test(
-        "a failure throws the URLError with the real code",
+        "a failure throws the URLError with the real code, worded as the platform words it",
         arguments: [
             URLError.Code.notConnectedToInternet, .timedOut, .cannotFindHost, .networkConnectionLost, .cancelled,
         ]
@@ -73,7 +73,78 @@ struct StubResponseTests {
             _ = try await answer(.failure(code))
         }
         #expect(error?.code == code)
+        #if canImport(FoundationNetworking)
+        if code == .timedOut {
+            // The platform's idle timer gives a bare -1001: no userInfo at all (platform-notes §10).
+            #expect(error?.userInfo.isEmpty == true)
+            return
+        }
+        #endif
         #expect(error?.failingURL?.path == "/x")
+        let words = SimulatedFailure.wording(for: code, url: error?.failingURL)
+        #expect(error?.userInfo[NSLocalizedDescriptionKey] as? String == words)
+        let underlying = error?.userInfo[NSUnderlyingErrorKey] as? NSError
+        #expect((underlying?.code == code.rawValue) == (code != .cancelled), "a cancel has no underlying error")
+    }
+
+    @Test(
+        "a fault delivers the head with the whole length, the bytes before it, then the platform's error",
+        arguments: [
+            BodyFault.dropConnection(afterBytes: 3), .truncate(afterBytes: 3),
+        ]
+    )
+    func fault(fault: BodyFault) async throws {
+        let response = StubResponse.text("hello, world").withFault(fault)
+        let mocks = MockSet(stubs: [Stub("s", matching: .any, response: response)])
+        let harness = HandlerHarness(handler: MockHandler(mocks: mocks, unmatched: .fail))
+        guard case .answered(let answered) = await harness.start(request("/x")) else {
+            Issue.record("the stub did not answer")
+            return
+        }
+        #expect(answered.headers["Content-Length"] == "12")
+        #expect(answered.body.expectedLength == 12)
+        #expect(try await harness.readChunk() == Data("hel".utf8))
+        let error = await #expect(throws: URLError.self) { _ = try await harness.readChunk() }
+        try await harness.finish()
+        if case .truncate = fault {
+            #expect(error == SimulatedFailure.truncatedBody(remainingBytes: 9, url: nil))
+        } else {
+            #expect(error == SimulatedFailure.error(.networkConnectionLost, url: nil))
+        }
+    }
+
+    @Test("a stall delivers the bytes before it, then waits with no timer until the reader goes away")
+    func stall() async throws {
+        let response = StubResponse.text("hello, world").withFault(.stall(afterBytes: 5))
+        let mocks = MockSet(stubs: [Stub("s", matching: .any, response: response)])
+        let harness = HandlerHarness(handler: MockHandler(mocks: mocks, unmatched: .fail))
+        guard case .answered = await harness.start(request("/x")) else {
+            Issue.record("the stub did not answer")
+            return
+        }
+        #expect(try await harness.readChunk() == Data("hello".utf8))
+        let stalled = Task { try await harness.readChunk() }
+        harness.advance(by: .seconds(86_400))
+        #expect(harness.clock.sleeperCount == 0, "no timer of its own: the request's timeout ends a stall")
+        harness.cancel()
+        await #expect(throws: (any Error).self) { _ = try await stalled.value }
+        try await harness.finish()
+    }
+
+    @Test("a dynamic response's computed answer takes the outer fault unless it has its own")
+    func dynamicFault() async throws {
+        let outer = StubResponse.dynamic { _ in .text("abcdef") }.withFault(.truncate(afterBytes: 2))
+        let own = StubResponse.dynamic { _ in .text("abcdef").withFault(.truncate(afterBytes: 4)) }
+            .withFault(.truncate(afterBytes: 2))
+        for (response, expected) in [(outer, "ab"), (own, "abcd")] {
+            let mocks = MockSet(stubs: [Stub("s", matching: .any, response: response)])
+            let harness = HandlerHarness(handler: MockHandler(mocks: mocks, unmatched: .fail))
+            _ = await harness.start(request("/x"))
+            _ = try await harness.answer()
+            #expect(try await harness.readChunk() == Data(expected.utf8))
+            await #expect(throws: URLError.self) { _ = try await harness.readChunk() }
+            try await harness.finish()
+        }
     }
 
     @Test("a dynamic response is computed from the request")

@@ -124,6 +124,21 @@ struct ShapingConfigurationTests {
         #expect(error?.description.hasPrefix("broken.json: $.shaping.profile: unknown network profile preset") == true)
     }
 
+    @Test("a profile's body fault is read from its type and size, alone or beside a preset")
+    func fault() throws {
+        let shaper = try NetworkShaper(
+            configuration: node(
+                #"""
+                {"profile": {"preset": "3g", "fault": {"type": "truncate", "afterBytes": "1 KiB"}},
+                 "rules": [{"match": {"path": "/video"}, "profile": {"fault": "stall"}}]}
+                """#
+            )
+        )
+        #expect(shaper.profile?.fault == .truncate(afterBytes: 1024))
+        #expect(shaper.profile?.downloadBytesPerSecond == NetworkProfile.threeG.downloadBytesPerSecond)
+        #expect(shaper.rules.first?.profile.fault == .stall(afterBytes: 0))
+    }
+
     @Test(
         "bandwidth units are spelled out",
         arguments: [
@@ -157,6 +172,11 @@ struct ShapingConfigurationTests {
                 "nettap.json: $.profile.loss: loss must be between 0 and 1"
             ),
             (#"{"profile": {"condition": "asleep"}}"#, "nettap.json: $.profile.condition: unknown condition"),
+            (#"{"profile": {"fault": "hiccup"}}"#, "nettap.json: $.profile.fault: unknown fault \"hiccup\""),
+            (
+                #"{"profile": {"fault": {"type": "stall", "afterBytes": "lots"}}}"#,
+                "nettap.json: $.profile.fault.afterBytes: invalid size \"lots\""
+            ),
             (#"{"profile": {"latencyMs": "fast"}}"#, "nettap.json: $.profile.latencyMs: expected a number"),
             (#"{"profiles": "3g"}"#, "nettap.json: $.profiles: unknown key"),
             (

@@ -13,10 +13,12 @@ struct ShapingHandlerStepTests {
     private static let url = URL(string: "http://127.0.0.1:9/data")!
 
     @Test(
-        "keeps the handler contract with every kind of profile (the timeout condition hangs by design: not here)",
+        "keeps the handler contract with every profile (the timeout condition and a stall hang by design: not here)",
         arguments: [
             NetworkProfile.threeG, .edge, .veryBadNetwork, .totalLoss, .offline, .dnsFailure, .serverDown,
             .unrestricted, NetworkProfile(latency: .milliseconds(20), downloadBytesPerSecond: 100),
+            NetworkProfile(fault: .dropConnection(afterBytes: 1)),
+            NetworkProfile(downloadBytesPerSecond: 100, fault: .truncate(afterBytes: 2)),
         ]
     )
     func contract(profile: NetworkProfile) async {
@@ -92,5 +94,48 @@ struct ShapingHandlerStepTests {
         #expect((error as? URLError)?.code == .cannotConnectToHost)
         #expect(harness.context.answeredBy == "shaping")
         await #expect(throws: Never.self) { try await harness.finish() }
+    }
+
+    @Test("a body fault lets the paced bytes before it through, then fails, and cancels the body from below")
+    func faultAfterPacedBytes() async throws {
+        let profile = NetworkProfile(downloadBytesPerSecond: 1000, fault: .dropConnection(afterBytes: 70))
+        let harness = HandlerHarness(handler: ShapingHandler(shaper: NetworkShaper(profile: profile)))
+        _ = await harness.start(URLRequest(url: Self.url))
+        try harness.sendHead(statusCode: 200, headers: ["Content-Length": "500"], expectedLength: 500)
+        let answer = try await harness.answer()
+        #expect(answer.body.expectedLength == 500, "the head still promises the whole body")
+        #expect(harness.context.annotations["shaping"] == "connection dropped after 70 bytes")
+        harness.sendChunk(Data(repeating: 7, count: 500))
+        var received = 0
+        for _ in 0..<2 {
+            async let piece = harness.readChunk()
+            await harness.clock.waitForSleepers(count: 1)
+            harness.advance(by: .milliseconds(50))
+            received += try await piece?.count ?? 0
+        }
+        #expect(received == 70)
+        let error = await #expect(throws: URLError.self) { _ = try await harness.readChunk() }
+        #expect(error?.code == .networkConnectionLost)
+        try await harness.finish()
+        #expect(harness.isBodyFromBelowCancelled)
+    }
+
+    @Test("a stall passes its bytes, then waits for the request's own timeout with no timer of its own")
+    func stallSetsNoTimer() async throws {
+        let harness = HandlerHarness(
+            handler: ShapingHandler(shaper: NetworkShaper(profile: NetworkProfile(fault: .stall(afterBytes: 3))))
+        )
+        _ = await harness.start(URLRequest(url: Self.url))
+        try harness.sendHead(statusCode: 200, headers: ["Content-Length": "10"], expectedLength: 10)
+        _ = try await harness.answer()
+        harness.sendChunk(Data("0123456789".utf8))
+        #expect(try await harness.readChunk() == Data("012".utf8))
+        let stalled = Task { try await harness.readChunk() }
+        harness.advance(by: .seconds(3600))
+        #expect(harness.clock.sleeperCount == 0)
+        harness.cancel()
+        await #expect(throws: (any Error).self) { _ = try await stalled.value }
+        try await harness.finish()
+        #expect(harness.isBodyFromBelowCancelled)
     }
 }

@@ -10,12 +10,21 @@ before the fault is acted out. Each connection serves one request and is then cl
 The path picks the fault (query parameters in brackets, with their defaults):
 
   /ok [length=16]                  a well-formed 200 with a body of `length` pattern bytes
+  /chunked [length=16]             a well-formed 200 with `length` pattern bytes in one chunk (Transfer-Encoding:
+                                   chunked, no Content-Length)
   /reset-before-headers            RST (SO_LINGER 0, close) before sending anything
+  /empty-reply                     a normal close (FIN) before sending anything
   /reset-mid-headers               half a response head, then RST
   /reset-mid-body [length=1000, sent=400]
                                    a head with Content-Length `length`, `sent` body bytes, then RST
   /short-body [length=1000, sent=400]
                                    a head with Content-Length `length`, `sent` body bytes, then a normal close
+  /stall-mid-body [length=1000, sent=400]
+                                   a head with Content-Length `length`, `sent` body bytes, then silence until the
+                                   client closes the connection
+  /short-chunked [sent=400]        Transfer-Encoding: chunked; `sent` body bytes in one chunk, then a normal close
+                                   without the last chunk
+  /reset-mid-chunked [sent=400]    Transfer-Encoding: chunked; `sent` body bytes in one chunk, then RST
   /long-body [length=10, sent=30]  a head with Content-Length `length`, `sent` body bytes, then a normal close
   /bad-chunked                     Transfer-Encoding: chunked; one good chunk, then a chunk size that is not hex
   /garbage-status                  a line that is no HTTP status line, a header, a blank line and a body
@@ -131,8 +140,19 @@ class FaultHandler(socketserver.BaseRequestHandler):
         self.send(self.head(200, [("Content-Type", "application/octet-stream"), ("Content-Length", length)]))
         self.send(pattern(0, length))
 
+    def chunked(self):
+        length = self.number("length", 16)
+        self.send(self.head(200, [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")]))
+        if length > 0:
+            self.send(b"%x\r\n" % length + pattern(0, length) + b"\r\n")
+        self.send(b"0\r\n\r\n")
+
     def reset_before_headers(self):
         self.reset()
+
+    def empty_reply(self):
+        self.connection.shutdown(socket.SHUT_WR)
+        self.wait_for_close()
 
     def reset_mid_headers(self):
         self.send(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\nX-Half-")
@@ -150,6 +170,23 @@ class FaultHandler(socketserver.BaseRequestHandler):
 
     def short_body(self):
         self.partial_body(1000, 400)
+
+    def stall_mid_body(self):
+        self.partial_body(1000, 400)
+        self.wait_for_close()
+
+    def partial_chunked(self):
+        sent = self.number("sent", 400)
+        self.send(self.head(200, [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")]))
+        if sent > 0:
+            self.send(b"%x\r\n" % sent + pattern(0, sent) + b"\r\n")
+
+    def short_chunked(self):
+        self.partial_chunked()
+
+    def reset_mid_chunked(self):
+        self.partial_chunked()
+        self.reset()
 
     def long_body(self):
         self.partial_body(10, 30)
@@ -203,10 +240,15 @@ class FaultHandler(socketserver.BaseRequestHandler):
 
 FAULTS = {
     "/ok": FaultHandler.ok,
+    "/chunked": FaultHandler.chunked,
     "/reset-before-headers": FaultHandler.reset_before_headers,
+    "/empty-reply": FaultHandler.empty_reply,
     "/reset-mid-headers": FaultHandler.reset_mid_headers,
     "/reset-mid-body": FaultHandler.reset_mid_body,
     "/short-body": FaultHandler.short_body,
+    "/stall-mid-body": FaultHandler.stall_mid_body,
+    "/short-chunked": FaultHandler.short_chunked,
+    "/reset-mid-chunked": FaultHandler.reset_mid_chunked,
     "/long-body": FaultHandler.long_body,
     "/bad-chunked": FaultHandler.bad_chunked,
     "/garbage-status": FaultHandler.garbage_status,
@@ -219,7 +261,9 @@ FAULTS = {
 }
 
 STATUS = {path: 200 for path in FAULTS}
-STATUS.update({"/reset-before-headers": 0, "/reset-mid-headers": 0, "/garbage-status": 0, "/never": 0})
+STATUS.update(
+    {"/reset-before-headers": 0, "/empty-reply": 0, "/reset-mid-headers": 0, "/garbage-status": 0, "/never": 0}
+)
 
 
 class Server(socketserver.ThreadingTCPServer):

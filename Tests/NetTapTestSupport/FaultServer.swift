@@ -1,8 +1,9 @@
 import Foundation
 import NetTapCore
 
-/// A local HTTP/1.1 server on a free `127.0.0.1` port that misbehaves on demand: resets, short and long bodies,
-/// broken chunked encoding, garbage instead of a status line, silence, slowness, 10,000 headers, a 1 GiB body.
+/// A local HTTP/1.1 server on a free `127.0.0.1` port that misbehaves on demand: resets, empty replies, short,
+/// stalled and long bodies, broken chunked encoding, garbage instead of a status line, silence, slowness, 10,000
+/// headers, a 1 GiB body.
 ///
 /// The server is `FaultServer.py` beside this file (Python standard library only), run under the same launcher
 /// as ``HTTPBin`` (``PythonServerProcess``), so it dies with the test process. It binds port 0 and reports the
@@ -26,14 +27,27 @@ public final class FaultServer: Sendable {
     public enum Fault: String, CaseIterable, Sendable, CustomStringConvertible {
         /// A well-formed 200 with `length` (16) pattern bytes: the control case.
         case ok = "/ok"
+        /// A well-formed 200 with `length` (16) pattern bytes in one chunk: `Transfer-Encoding: chunked`, no
+        /// `Content-Length`.
+        case chunked = "/chunked"
         /// A TCP reset before any byte of the response.
         case resetBeforeHeaders = "/reset-before-headers"
+        /// A normal close (FIN) before any byte of the response: libcurl's "Empty reply from server".
+        case emptyReply = "/empty-reply"
         /// Half a response head, then a TCP reset.
         case resetMidHeaders = "/reset-mid-headers"
         /// A head with `Content-Length: length` (1000), `sent` (400) body bytes, then a TCP reset.
         case resetMidBody = "/reset-mid-body"
         /// A head with `Content-Length: length` (1000), `sent` (400) body bytes, then a normal close (FIN).
         case shortBody = "/short-body"
+        /// A head with `Content-Length: length` (1000), `sent` (400) body bytes, then silence until the client
+        /// closes the connection.
+        case stallMidBody = "/stall-mid-body"
+        /// `Transfer-Encoding: chunked`, `sent` (400) body bytes in one chunk, then a normal close without the
+        /// last chunk.
+        case shortChunked = "/short-chunked"
+        /// `Transfer-Encoding: chunked`, `sent` (400) body bytes in one chunk, then a TCP reset.
+        case resetMidChunked = "/reset-mid-chunked"
         /// A head with `Content-Length: length` (10), `sent` (30) body bytes, then a normal close.
         case longBody = "/long-body"
         /// `Transfer-Encoding: chunked` with one good 5-byte chunk, then a chunk size that is not hexadecimal.

@@ -13,8 +13,11 @@ import FoundationNetworking
 ///   storage's own policy and domain rules apply (`HTTPCookieStorage.setCookies(_:for:mainDocumentURL:)`).
 /// - No content: a response to `HEAD`, and a 1xx, 204 or 304 response, has no body (RFC 9110 §6.4.1); bytes
 ///   a handler supplied anyway are not delivered, as libcurl never reads them.
-/// - Errors: a `URLError` gets `NSErrorFailingURLKey` and `NSErrorFailingURLStringKey` when the handler left
-///   them out, as the platform's failures carry them; timeouts stay bare, as the platform's timer reports them.
+/// - Framing: a body of known length without `Content-Length` gets one, so `expectedContentLength` is what a
+///   server sending the same bytes gives; a streamed body of unknown length gets none, as a chunked one.
+/// - Errors: a bare `URLError` is worded as the platform words the real failure (``SimulatedFailure``), and
+///   every `URLError` gets `NSErrorFailingURLKey` and `NSErrorFailingURLStringKey` when the handler left them out,
+///   as the platform's failures carry them; timeouts stay bare, as the platform's timer reports them.
 enum HandlerAnswers {
     /// Stores the `Set-Cookie` lines the forwarding session has not stored already.
     ///
@@ -41,7 +44,7 @@ enum HandlerAnswers {
 
     /// `NSErrorFailingURLStringKey`, which the platform sets beside `NSErrorFailingURLKey` (the SDK constant
     /// `NSURLErrorFailingURLStringErrorKey` is deprecated).
-    static let failingURLStringKey = "NSErrorFailingURLStringKey"
+    static let failingURLStringKey = SimulatedFailure.failingURLStringKey
 
     /// Whether a response to `method` with `statusCode` has no content (RFC 9110 §6.4.1, §9.3.2).
     static func hasNoContent(statusCode: Int, method: String) -> Bool {
@@ -72,23 +75,51 @@ enum HandlerAnswers {
         return bodiless
     }
 
+    /// The response with the framing a server sends for its body: `Content-Length` from the body's known length.
+    ///
+    /// A body of known length (``ResponseBody/expectedLength``) whose headers give neither `Content-Length` nor
+    /// `Transfer-Encoding` gets `Content-Length`, so `expectedContentLength` is what a server sending those bytes
+    /// gives; a streamed body of unknown length gets none (`-1`, as from a chunked server); a length the handler
+    /// gave is kept. Never for a response without content (HEAD, 1xx, 204, 304: RFC 9110 §8.6 lets those state the
+    /// length of a body they do not carry, so only the handler can know it), nor for a forwarded response, framed
+    /// by the network.
+    /// - Parameters:
+    ///   - response: The answer as it reaches the app.
+    ///   - method: The request's method.
+    /// - Returns: The answer, with `Content-Length` added when it was missing.
+    static func framed(_ response: HandlerResponse, method: String) -> HandlerResponse {
+        guard response.origin == nil, !hasNoContent(statusCode: response.statusCode, method: method),
+            let length = response.body.expectedLength,
+            !response.headers.contains(name: "Content-Length"),
+            !response.headers.contains(name: "Transfer-Encoding")
+        else { return response }
+        var framed = response
+        framed.headers.add(name: "Content-Length", value: String(length))
+        return framed
+    }
+
     /// The error the app receives for a failure on the pipeline path.
     ///
     /// - `CancellationError` (a handler's own) becomes `URLError(.cancelled)`.
     /// - An `NSError` in `NSURLErrorDomain` becomes a `URLError` (Linux does not bridge them).
-    /// - A `URLError` other than `.timedOut` gets the failing-URL keys when missing.
+    /// - A `URLError` with neither a description nor an underlying error (a handler's `URLError(.cannotFindHost)`)
+    ///   is worded as the platform words the real failure (``SimulatedFailure``), keeping the keys it has.
+    /// - A `URLError` gets the failing-URL keys when missing; a FoundationNetworking timeout stays bare.
     /// - Parameters:
     ///   - error: What the pipeline or the body threw.
     ///   - requestURL: The URL of the app's request.
     /// - Returns: The error to relay and record.
     static func appError(_ error: any Error, requestURL: URL) -> any Error {
         let converted = error is CancellationError ? URLError(.cancelled) : ForwardingExchange.urlError(error)
-        guard let urlError = converted as? URLError, urlError.code != .timedOut else { return converted }
-        var info = urlError.userInfo
-        guard info[NSURLErrorFailingURLErrorKey] == nil || info[failingURLStringKey] == nil else {
-            return urlError
-        }
-        let failingURL = info[NSURLErrorFailingURLErrorKey] as? URL ?? requestURL
+        guard let urlError = converted as? URLError else { return converted }
+        let given = urlError.userInfo
+        let failingURL = given[NSURLErrorFailingURLErrorKey] as? URL ?? requestURL
+        let isBare = given[NSLocalizedDescriptionKey] == nil && given[NSUnderlyingErrorKey] == nil
+        var info = isBare ? SimulatedFailure.error(urlError.code, url: failingURL).userInfo : [:]
+        #if canImport(FoundationNetworking)
+        if urlError.code == .timedOut { return isBare ? URLError(.timedOut) : urlError }
+        #endif
+        info.merge(given) { _, handlers in handlers }
         if info[NSURLErrorFailingURLErrorKey] == nil { info[NSURLErrorFailingURLErrorKey] = failingURL }
         if info[failingURLStringKey] == nil { info[failingURLStringKey] = failingURL.absoluteString }
         return URLError(urlError.code, userInfo: info)

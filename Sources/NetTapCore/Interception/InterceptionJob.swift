@@ -233,7 +233,7 @@ extension NetTapURLProtocol {
                     on: context.clock,
                     grace: { context.isAwaitingTransportHead ? interval : nil }
                 ) {
-                    let error = URLError(.timedOut)
+                    let error = SimulatedFailure.error(.timedOut, url: request.url)
                     recorder.finish(error: error)
                     relay.fail(error)
                     taskBox.withLock { box -> Task<Void, Never>? in
@@ -247,7 +247,8 @@ extension NetTapURLProtocol {
         }
 
         /// Relays the pipeline's answer to `finalRequest` (the last of any redirects the handlers answered): no body
-        /// where the method or status allows none, its cookies stored while the app still waits.
+        /// where the method or status allows none, `Content-Length` from a body of known length, its cookies stored
+        /// while the app still waits.
         private func relayAnswer(
             _ answer: HandlerResponse,
             to finalRequest: URLRequest,
@@ -258,10 +259,10 @@ extension NetTapURLProtocol {
             channelBox: Locked<BodyChannel?>
         ) {
             let answerURL = finalRequest.url ?? requestURL
-            let response = HandlerAnswers.withoutForbiddenBody(
-                answer,
-                method: finalRequest.httpMethod ?? "GET",
-                context: context
+            let method = finalRequest.httpMethod ?? "GET"
+            let response = HandlerAnswers.framed(
+                HandlerAnswers.withoutForbiddenBody(answer, method: method, context: context),
+                method: method
             )
             channelBox.withLock { $0 = response.body.channel }
             if relay.isRunning {

@@ -16,17 +16,20 @@ package struct GatedBodyWriter: Sendable {
     /// - Parameters:
     ///   - sent: The bytes of the body written before this call.
     ///   - target: The bytes of the body written in all when this call returns.
+    ///   - length: The whole body's length in bytes, as its head promised.
     ///   - chunkSize: The most bytes asked of `read` at once.
     ///   - read: Returns up to the given number of bytes (at least 1 is asked for); empty when the source ended.
-    ///   - endedEarly: The description of the error thrown when `read` ends before `target`, given the bytes
+    ///   - endedEarly: Why the source ended before `target` (a file changed while it was served), given the bytes
     ///     written in all so far.
     /// - Returns: The bytes written in all: `target`.
-    /// - Throws: `CancellationError` when the producer task is cancelled; what `read` throws;
-    ///   `URLError(.networkConnectionLost)` with `endedEarly`'s description when the source ends early.
+    /// - Throws: `CancellationError` when the producer task is cancelled; what `read` throws; when the source ends
+    ///   early, the error of a body cut short (`SimulatedFailure.truncatedBody`, the platform's words for a server
+    ///   that closed early) with `endedEarly`'s explanation as its underlying error's failure reason.
     @discardableResult
     package func write(
         from sent: Int64,
         upTo target: Int64,
+        of length: Int64,
         chunkSize: Int = ResponseBody.producerChunkSize,
         read: (Int) async throws -> Data,
         endedEarly: (Int64) -> String
@@ -38,7 +41,7 @@ package struct GatedBodyWriter: Sendable {
             try Task.checkCancellation()
             let chunk = try await read(Int(min(Int64(chunkSize), target - sent)))
             guard !chunk.isEmpty else {
-                throw URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: endedEarly(sent)])
+                throw SimulatedFailure.truncatedBody(remainingBytes: length - sent, url: nil, reason: endedEarly(sent))
             }
             writer.write(chunk)
             sent += Int64(chunk.count)

@@ -52,8 +52,9 @@ extension ResponseBody {
     ///   - reader: The file; released (and so closed) when the body ends.
     ///   - offset: The first byte to send.
     ///   - length: How many bytes to send.
-    ///   - endedEarly: The description of the `URLError(.networkConnectionLost)` that ends the body when the file
-    ///     ends before `length` bytes, given the bytes sent so far.
+    ///   - endedEarly: Why the body ended early when the file ends before `length` bytes, given the bytes sent so
+    ///     far: the underlying reason of the platform's "body cut short" error that ends the body
+    ///     (`SimulatedFailure.truncatedBody`).
     /// - Returns: A body whose ``expectedLength`` is `length`.
     package static func file(
         reading reader: FileChunkReader,
@@ -68,6 +69,7 @@ extension ResponseBody {
             try await output.write(
                 from: 0,
                 upTo: length,
+                of: length,
                 read: { try await reader.read(upTo: $0) },
                 endedEarly: endedEarly
             )
