@@ -12,7 +12,7 @@ import FoundationNetworking
 /// `response`, `alternatives` or `sequence`, and optionally a `state` (`machine`, `requires`, `moveTo`) and
 /// `templated`; a response has `status`, `headers`, at most one body (`body`, `json`, `base64` or `file`,
 /// relative to the configuration file), `latencyMs`, `durationMs` or `bandwidth`, `error`, `redirect` and `fault`
-/// (a ``BodyFault``: `{"type": "drop-connection" | "truncate" | "stall", "afterBytes": 400}`).
+/// (a `BodyFault`: `{"type": "drop-connection" | "truncate" | "stall", "afterBytes": 400}`).
 ///
 /// ```json
 /// {
