@@ -1,4 +1,5 @@
 import Foundation
+import NetTapCore
 
 /// How inserted values are escaped, chosen by the answer's `Content-Type`.
 ///
@@ -30,25 +31,9 @@ enum TemplateEscaping: Sendable, Equatable {
         case .json where !isInJSONString:
             output += value
         case .json:
-            for byte in value { Self.appendJSON(byte, to: &output) }
+            JSONStringEscaping.append(value, to: &output)
         case .markup:
             for byte in value { Self.appendMarkup(byte, to: &output) }
-        }
-    }
-
-    /// A JSON string's escape for a byte (RFC 8259 §7): `"`, `\` and control characters; UTF-8 sequences of other
-    /// characters pass as they are.
-    private static func appendJSON(_ byte: UInt8, to output: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-        case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-        case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-        case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-        case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-        case 0..<0x20:
-            output += Array("\\u00".utf8)
-            output += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-        default: output.append(byte)
         }
     }
 
@@ -63,6 +48,4 @@ enum TemplateEscaping: Sendable, Equatable {
         default: output.append(byte)
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -1,3 +1,5 @@
+import NetTapCore
+
 /// Decodes a JSON string literal's bytes (quotes included) into its text.
 enum JSONStringLiteral {
     /// The text of a literal that ``JSONSpanScanner`` accepted, or `nil` when its bytes are not UTF-8 or an escape
@@ -65,19 +67,7 @@ extension JSONStringLiteral {
     /// - Returns: The literal's UTF-8 bytes.
     static func encoded(_ text: String) -> [UInt8] {
         var result: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): result += Array("\\\"".utf8)
-            case UInt8(ascii: "\\"): result += Array("\\\\".utf8)
-            case UInt8(ascii: "\n"): result += Array("\\n".utf8)
-            case UInt8(ascii: "\r"): result += Array("\\r".utf8)
-            case UInt8(ascii: "\t"): result += Array("\\t".utf8)
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                result += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-            default: result.append(byte)
-            }
-        }
+        JSONStringEscaping.append(text.utf8, to: &result)
         result.append(UInt8(ascii: "\""))
         return result
     }
