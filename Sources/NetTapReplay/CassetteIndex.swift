@@ -28,6 +28,8 @@ final class CassetteIndex: Sendable {
         var body: Data
         /// The network failure a status-0 entry recorded, replayed instead of a response; `nil` for a response.
         var failure: URLError.Code?
+        /// The message the recording kept with its failure (`_netTap.error.message`), if any.
+        var failureMessage: String?
 
         /// The response to answer with, for a request to `url`.
         func response(url: URL) -> HandlerResponse {
@@ -74,7 +76,8 @@ final class CassetteIndex: Sendable {
                     prepared: prepared,
                     head: head,
                     body: failure == nil ? entry.response.replayBody : Data(),
-                    failure: failure
+                    failure: failure,
+                    failureMessage: failure == nil ? nil : entry.netTap?.error?.message
                 )
             )
         }

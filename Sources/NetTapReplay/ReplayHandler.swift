@@ -182,7 +182,7 @@ public struct ReplayHandler: TransactionHandler {
         context.answer(by: name)
         context.annotate("cassette.entry", String(recorded.index))
         if let failure = recorded.failure {
-            throw SimulatedFailure.error(failure, url: url)
+            throw SimulatedFailure.replayedError(failure, url: url, recordedMessage: recorded.failureMessage)
         }
         var notes: [String] = []
         if let note = recorded.entry.response.content.comment, note.hasPrefix("body truncated") {

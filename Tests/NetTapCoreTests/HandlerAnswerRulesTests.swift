@@ -145,7 +145,7 @@ struct SimulatedFailureTests {
         "a worded failure has the description, an underlying error of the same code and both failing-URL keys",
         arguments: [
             URLError.Code.notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .networkConnectionLost,
-            .badServerResponse, .unsupportedURL,
+            .badServerResponse,
         ]
     )
     func worded(code: URLError.Code) throws {
@@ -182,6 +182,30 @@ struct SimulatedFailureTests {
         #expect(SimulatedFailure.wording(for: .cannotConnectToHost, url: https)?.contains("port 443") == true)
         #expect(SimulatedFailure.error(.timedOut, url: url).userInfo.isEmpty)
         #expect(SimulatedFailure.truncatedBody(remainingBytes: 600, url: url).code == .unknown)
+    }
+    #endif
+
+    @Test("an unsupported URL is worded as Foundation's own check, without an underlying error")
+    func unsupportedURL() throws {
+        let url = try #require(url)
+        let error = SimulatedFailure.error(.unsupportedURL, url: url)
+        #expect(error.localizedDescription == "unsupported URL")
+        #expect(error.userInfo[NSUnderlyingErrorKey] == nil)
+        #expect(error.userInfo[NSURLErrorFailingURLErrorKey] as? URL == url)
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test("a replayed recording of an HTTP/0.9 answer keeps libcurl's words; another recorded message does not count")
+    func replayedHTTP09() throws {
+        let url = try #require(url)
+        let words = "Received HTTP/0.9 when not allowed"
+        let replayed = SimulatedFailure.replayedError(.unsupportedURL, url: url, recordedMessage: words)
+        #expect(replayed.localizedDescription == words)
+        #expect((replayed.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == URLError.unsupportedURL.rawValue)
+        let other = SimulatedFailure.replayedError(.unsupportedURL, url: url, recordedMessage: "something else")
+        #expect(other.localizedDescription == "unsupported URL")
+        let refused = SimulatedFailure.replayedError(.cannotConnectToHost, url: url, recordedMessage: words)
+        #expect(refused.localizedDescription == SimulatedFailure.wording(for: .cannotConnectToHost, url: url))
     }
     #endif
 

@@ -607,6 +607,9 @@ struct StubFidelityTests {
         var profile: NetworkProfile?
         /// The request's `timeoutInterval`, in seconds.
         var timeout: TimeInterval = 3
+        /// Whether a stub's `.failure(code)` stands for it (not for a server's HTTP/0.9 answer, which a recording
+        /// replays but a stub's `-1002` does not: that is an unsupported URL).
+        var isStubbable = true
 
         var testDescription: String { "\(name) (\(code.rawValue))" }
 
@@ -635,7 +638,7 @@ struct StubFidelityTests {
         RealFailure(name: "no answer", code: .timedOut, profile: .timeout, timeout: 2),
         RealFailure(name: "unresolvable .invalid host", code: .cannotFindHost, profile: .dnsFailure),
         RealFailure(name: "empty reply", code: .badServerResponse),
-        RealFailure(name: "garbage instead of a status line", code: .unsupportedURL),
+        RealFailure(name: "garbage instead of a status line", code: .unsupportedURL, isStubbable: false),
     ]
 
     /// The real failure, recorded through NetTap's capture into a HAR cassette of one entry.
@@ -663,12 +666,15 @@ struct StubFidelityTests {
         let real = FailureShape(await CallRecorder(interceptor: nil).send(request, style: style), url: url)
         #expect(real.error == "\(NSURLErrorDomain) \(failure.code.rawValue)", "the platform's own code: \(real)")
         var sides: [(String, any TransactionHandler)] = [
-            ("stub", MockHandler(mocks: MockSet(stubs: [Stub("s", matching: .any, response: .failure(failure.code))]))),
             (
                 "cassette",
                 try ReplayHandler(cassette: try await Self.cassette(recording: request, style: style), mode: .none)
-            ),
+            )
         ]
+        if failure.isStubbable {
+            let stub = Stub("s", matching: .any, response: .failure(failure.code))
+            sides.append(("stub", MockHandler(mocks: MockSet(stubs: [stub]))))
+        }
         if let profile = failure.profile {
             sides.append(("shaping", ShapingHandler(shaper: NetworkShaper(profile: profile))))
         }
@@ -678,6 +684,25 @@ struct StubFidelityTests {
             let simulated = await CallRecorder(interceptor: interceptor).send(request, style: style)
             expectSameFailure(FailureShape(simulated, url: url), as: real, "\(side) \(style)")
         }
+    }
+
+    @Test(
+        "a stub's unsupportedURL looks like the platform's own unsupported URL (a scheme it has no protocol for)",
+        arguments: CallerStyle.allCases
+    )
+    func unsupportedURLLooksReal(style: CallerStyle) async throws {
+        let unsupported = try #require(URL(string: "nettap-nope://127.0.0.1/x"))
+        let real = FailureShape(
+            await CallRecorder(interceptor: nil).send(URLRequest(url: unsupported), style: style),
+            url: unsupported
+        )
+        #expect(real.error == "\(NSURLErrorDomain) \(URLError.unsupportedURL.rawValue)", "\(real)")
+        let interceptor = NetTapInterceptor()
+        let stub = Stub("s", matching: .any, response: .failure(.unsupportedURL))
+        interceptor.handlers = [MockHandler(mocks: MockSet(stubs: [stub]))]
+        let url = try #require(URL(string: "http://127.0.0.1:1/unsupported"))
+        let simulated = await CallRecorder(interceptor: interceptor).send(URLRequest(url: url), style: style)
+        expectSameFailure(FailureShape(simulated, url: url), as: real, "stub \(style)")
     }
 
     // MARK: - 7. Real HAR exports replayed

@@ -18,7 +18,8 @@ import FoundationNetworking
 /// | refused | `-1004` | "Failed to connect to HOST port PORT after 0 ms: Couldn't connect to server" | "Could not connect to the server." |
 /// | reset | `-1005` | "Recv failure: Connection reset by peer" | "The network connection was lost." |
 /// | empty reply | `-1011` | "Empty reply from server" | the system's own text |
-/// | HTTP/0.9 | `-1002` | "Received HTTP/0.9 when not allowed" | "unsupported URL" |
+/// | unsupported URL | `-1002` | "unsupported URL", no underlying error (Foundation's own check) | "unsupported URL" |
+/// | HTTP/0.9 answer | `-1002` | "Received HTTP/0.9 when not allowed" (a cassette replaying one that recorded it) | "unsupported URL" |
 /// | body cut short | `-1` (Linux), `-1005` | "transfer closed with N bytes remaining to read", or "… outstanding read data remaining" without a length | "The network connection was lost." |
 /// | timeout | `-1001` | no userInfo at all (the platform's idle timer) | "The request timed out." |
 /// | cancelled | `-999` | "cancelled", no underlying error | "cancelled" |
@@ -45,8 +46,29 @@ package enum SimulatedFailure {
         if code == .timedOut { return URLError(.timedOut) }
         #endif
         let text = wording(for: code, url: url) ?? description
-        return make(code, description: text, underlying: code != .cancelled, url: url)
+        return make(code, description: text, underlying: code != .cancelled && code != .unsupportedURL, url: url)
     }
+
+    /// The `URLError` a replayed recording of a failure gets: as ``error(_:url:description:)``, but with the other
+    /// wording the platform has for the same code when the recording holds it (a server's HTTP/0.9 answer, `-1002`,
+    /// that libcurl words otherwise than an unsupported URL).
+    ///
+    /// - Parameters:
+    ///   - code: The recorded code.
+    ///   - url: The request's URL.
+    ///   - recordedMessage: The message the recording kept, if any.
+    /// - Returns: The error.
+    package static func replayedError(_ code: URLError.Code, url: URL?, recordedMessage: String?) -> URLError {
+        #if canImport(FoundationNetworking)
+        if code == .unsupportedURL, recordedMessage == http09Wording {
+            return make(code, description: http09Wording, underlying: true, url: url)
+        }
+        #endif
+        return error(code, url: url)
+    }
+
+    /// libcurl's words for an answer without a status line, which FoundationNetworking gives as `-1002`.
+    private static let http09Wording = "Received HTTP/0.9 when not allowed"
 
     /// The error of a body cut short: the server closed the connection (a normal close, not a reset) before the
     /// body's end.
@@ -97,7 +119,7 @@ package enum SimulatedFailure {
             return "Failed to connect to \(host) port \(port) after 0 ms: Couldn't connect to server"
         case .networkConnectionLost: return "Recv failure: Connection reset by peer"
         case .badServerResponse: return "Empty reply from server"
-        case .unsupportedURL: return "Received HTTP/0.9 when not allowed"
+        case .unsupportedURL: return "unsupported URL"
         default: return nil
         }
     }
