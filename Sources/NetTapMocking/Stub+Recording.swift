@@ -10,8 +10,9 @@ extension Stub {
     /// Creates a stub from a captured transaction: "save as mock".
     ///
     /// The stub matches the request's method and URL (scheme, host, port, path, and every query item of the
-    /// captured URL; see ``StubMatcher/exactRequest(method:url:redactor:)``) and answers with the captured status,
-    /// headers and body. `Content-Encoding`, `Content-Length` and `Transfer-Encoding` are left out: the body is
+    /// captured URL; see ``StubMatcher/exactRequest(method:url:redactor:)``), and a GraphQL request's operation
+    /// name and type when it names one (`RequestMatcher.graphQL(operation:type:)`), and answers with the captured
+    /// status, headers and body. `Content-Encoding`, `Content-Length` and `Transfer-Encoding` are left out: the body is
     /// the decoded one and its length is set when answering. For a redirected transaction the
     /// stub answers the first URL with the final response.
     /// - Parameters:
@@ -41,6 +42,7 @@ extension Stub {
                 code: code,
                 redactor: redactor
             )
+            narrowToGraphQLOperation(of: transaction.request)
             if let name { self.name = name }
             return
         }
@@ -58,6 +60,7 @@ extension Stub {
             body: response.body?.data ?? Data(),
             redactor: redactor
         )
+        stub.narrowToGraphQLOperation(of: transaction.request)
         if let name { stub.name = name }
         self = stub
     }
@@ -104,6 +107,7 @@ extension Stub {
                 )
             }
             self = RecordedStub.failure(method: entry.request.method, url: url, code: code, redactor: redactor)
+            narrowToGraphQLOperation(of: entry.transaction().request)
             if let name { self.name = name }
             return
         }
@@ -135,6 +139,7 @@ extension Stub {
             body: recorded?.body?.data ?? entry.response.content.decodedData() ?? Data(),
             redactor: redactor
         )
+        stub.narrowToGraphQLOperation(of: redacted.request)
         if let name { stub.name = name }
         self = stub
     }
