@@ -13,17 +13,27 @@ extension HARSummary {
         package var statistics: FlowStatistics.Totals
     }
 
-    /// The GraphQL operations of the transactions, most requests first, then by name.
+    /// The GraphQL operations of the transactions, one per name and type (a query and a mutation of one name are
+    /// two operations), most requests first, then by name and type.
     static func graphQLOperations(of transactions: [CapturedTransaction]) -> [GraphQLOperationTotals] {
-        var groups: [String: (type: String?, transactions: [CapturedTransaction])] = [:]
+        var groups: [OperationKey: [CapturedTransaction]] = [:]
         for transaction in transactions {
             guard let label = GraphQLRequest.label(of: transaction) else { continue }
-            groups[label.operation, default: (label.type, [])].transactions.append(transaction)
+            groups[OperationKey(operation: label.operation, type: label.type), default: []].append(transaction)
         }
-        return groups.map { operation, group in
-            let statistics = FlowStatistics(transactions: group.transactions, includesEmptyBuckets: false)
-            return GraphQLOperationTotals(operation: operation, type: group.type, statistics: statistics.total)
+        return groups.map { key, group in
+            let statistics = FlowStatistics(transactions: group, includesEmptyBuckets: false)
+            return GraphQLOperationTotals(operation: key.operation, type: key.type, statistics: statistics.total)
         }
-        .sorted { ($0.statistics.requests, $1.operation) > ($1.statistics.requests, $0.operation) }
+        .sorted {
+            ($0.statistics.requests, $1.operation, $1.type ?? "")
+                > ($1.statistics.requests, $0.operation, $0.type ?? "")
+        }
+    }
+
+    /// What tells GraphQL operations apart in the table.
+    private struct OperationKey: Hashable {
+        var operation: String
+        var type: String?
     }
 }

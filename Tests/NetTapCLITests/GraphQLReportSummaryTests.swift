@@ -55,6 +55,21 @@ struct GraphQLReportSummaryTests {
         #expect(summary.slowest.map(\.graphQLOperation).allSatisfy { $0 != nil })
     }
 
+    @Test("a query and a mutation of one name are two rows")
+    func keyedByNameAndType() {
+        let document = HARDocument(
+            transactions: [
+                Self.transaction(#"{"query":"query GetCart { cart { id } }"}"#, milliseconds: 10),
+                Self.transaction(#"{"query":"mutation GetCart { cart { id } }"}"#, milliseconds: 20, status: 500),
+                Self.transaction(#"{"query":"query GetCart { cart { id } }"}"#, milliseconds: 30),
+            ]
+        )
+        let rows = HARSummary(entries: document.log.entries).graphQLOperations.map {
+            "\($0.operation) \($0.type ?? "-") \($0.statistics.requests) \($0.statistics.httpErrors)"
+        }
+        #expect(rows == ["GetCart query 2 0", "GetCart mutation 1 1"])
+    }
+
     @Test("the text report has a GraphQL table and names operations in the slowest list; the HAR comment leads with it")
     func text() async throws {
         let document = HARDocument(transactions: Self.transactions)
