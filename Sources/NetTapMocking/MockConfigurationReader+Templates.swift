@@ -19,30 +19,48 @@ extension MockConfigurationReader {
             } else {
                 place = Self.locate(error.error.template, in: node) ?? node
             }
+            // Reading for `nettap config check` goes on past this stub: its other templates are checked too.
+            if let diagnostics = node.diagnostics { Self.reportTemplateErrors(in: node, to: diagnostics) }
             throw place.error(error.error.description)
         }
         return copy
     }
 
+    /// Reports the error of every string under a response's templated keys that does not compile, each at its
+    /// own JSON path, so a check lists them all rather than the first.
+    private static func reportTemplateErrors(in node: ConfigNode, to diagnostics: ConfigurationDiagnostics) {
+        for key in ["status", "headers", "body", "json", "redirect"] {
+            guard let child = try? node.child(key) else { continue }
+            for (text, place) in strings(in: child) {
+                do {
+                    _ = try TextTemplate(parsing: text)
+                } catch {
+                    diagnostics.report(place.error(error.description), from: place)
+                }
+            }
+        }
+    }
+
     /// The first string equal to `text` in a node's value, as a node at its path (depth first, members by name).
     private static func locate(_ text: String, in node: ConfigNode) -> ConfigNode? {
+        strings(in: node).first { $0.0 == text }?.1
+    }
+
+    /// Every string in a node's value with its node, depth first, members by name.
+    private static func strings(in node: ConfigNode) -> [(String, ConfigNode)] {
         switch node.value {
         case .string(let value):
-            return value == text ? node : nil
+            return [(value, node)]
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                let child = node.descendant(element, at: JSONPath.appending(index, to: node.path))
-                if let found = locate(text, in: child) { return found }
+            return elements.enumerated().flatMap { index, element in
+                strings(in: node.descendant(element, at: JSONPath.appending(index, to: node.path)))
             }
-            return nil
         case .object(let members):
-            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                let child = node.descendant(member, at: JSONPath.appending(key, to: node.path))
-                if let found = locate(text, in: child) { return found }
+            return members.sorted { $0.key < $1.key }.flatMap { key, member in
+                strings(in: node.descendant(member, at: JSONPath.appending(key, to: node.path)))
             }
-            return nil
         default:
-            return nil
+            return []
         }
     }
 }

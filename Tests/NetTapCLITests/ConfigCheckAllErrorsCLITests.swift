@@ -35,6 +35,27 @@ struct ConfigCheckAllErrorsCLITests {
         )
     }
 
+    @Test("config check names every bad template of a stub, each at its JSON path")
+    func everyTemplateError() async throws {
+        let directory = try makeTemporaryDirectory()
+        let text = #"""
+            {"mocks": {"stubs": [{"name": "a", "templated": true, "match": {"path": "/a"}, "response": {
+              "json": {"id": "{{request.paht.2}}", "n": "{{nope}}"}, "headers": {"X": "{{nonsense}}"}}}]}}
+            """#
+        try Data(text.utf8).write(to: directory.appendingPathComponent("t.json"))
+        let run = await runCLI(["config", "check", "t.json"], workingDirectory: directory)
+        #expect(run.exitCode == .failure)
+        let paths = run.standardOutput.split(separator: "\n").map { $0.split(separator: ":").dropFirst().first ?? "" }
+        #expect(
+            paths == [
+                " $.mocks.stubs[0].response.json.id", " $.mocks.stubs[0].response.json.n",
+                " $.mocks.stubs[0].response.headers.X",
+            ],
+            "\(run.standardOutput)"
+        )
+        #expect(run.standardOutput.contains(#"did you mean "request.path.2"?"#))
+    }
+
     @Test("config check rejects a trailing comma and names a missing file in words")
     func syntaxAndMissing() async throws {
         let directory = try makeTemporaryDirectory()
