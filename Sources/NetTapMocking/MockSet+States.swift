@@ -23,14 +23,21 @@ extension MockSet {
     /// Puts a state machine in a state, for every request that starts from now on.
     ///
     /// - Parameters:
-    ///   - state: The state, any text; stubs that require it apply from now on.
+    ///   - state: The state; stubs that require it apply from now on. Any text, except a near miss of a state the
+    ///     machine's stubs know (a typo).
     ///   - machine: The machine's name.
-    /// - Throws: ``MockingError/unknownStateMachine(_:available:)`` when no stub names the machine.
+    /// - Throws: ``MockingError/unknownStateMachine(_:available:)`` when no stub names the machine;
+    ///   ``MockingError/unknownState(_:machine:available:)`` when no stub of the machine requires or moves to
+    ///   `state` and it is a near miss of a state one does (as a mocks file's `requires` is checked).
     public func setState(_ state: String, of machine: String) throws {
         try storage.withLock { storage in
             let names = storage.machineNames
             guard names.contains(machine) else {
                 throw MockingError.unknownStateMachine(machine, available: names)
+            }
+            let known = storage.knownStates(of: machine)
+            if !known.contains(state), ConfigNode.suggestion(for: state, among: known) != nil {
+                throw MockingError.unknownState(state, machine: machine, available: known.sorted())
             }
             storage.machineStates[machine] = state
         }

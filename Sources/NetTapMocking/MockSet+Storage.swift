@@ -113,6 +113,17 @@ extension MockSet {
             return names.sorted()
         }
 
+        /// The states a machine's stubs require or move to, with its initial and current state.
+        func knownStates(of machine: String) -> Set<String> {
+            var known: Set<String> = [initialStates[machine] ?? StubState.started, state(of: machine)]
+            for entry in allEntries {
+                guard let stubState = entry.stub.state, stubState.machine == machine else { continue }
+                if let requires = stubState.requires { known.insert(requires) }
+                if let moveTo = stubState.moveTo { known.insert(moveTo) }
+            }
+            return known
+        }
+
         /// Whether an entry's stub applies in the machines' current states.
         func isEligible(_ entry: Entry) -> Bool {
             guard let state = entry.stub.state, let requires = state.requires else { return true }

@@ -14,6 +14,9 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
     case notSavable(String, reason: String)
     /// No stub names this state machine; `available` lists the machines there are.
     case unknownStateMachine(String, available: [String])
+    /// A state set at runtime that no stub of the machine requires or moves to, and that is a near miss of one that
+    /// does (a typo); `available` lists the machine's known states.
+    case unknownState(String, machine: String, available: [String])
 
     /// A one-line description naming what was asked for.
     public var description: String {
@@ -32,6 +35,9 @@ public enum MockingError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot save \(target) as a stub: \(reason)"
         case .unknownStateMachine(let name, let available):
             "no state machine named \"\(name)\"" + Self.choices(for: name, among: available, kind: "state machines")
+        case .unknownState(let state, let machine, let available):
+            "state machine \"\(machine)\" has no state \"\(state)\""
+                + Self.choices(for: state, among: available, kind: "states")
         }
     }
 }

@@ -103,6 +103,7 @@ struct ErrorCatalogueTests {
         case .unknownAlternative: "MockingError.unknownAlternative"
         case .notSavable: "MockingError.notSavable"
         case .unknownStateMachine: "MockingError.unknownStateMachine"
+        case .unknownState: "MockingError.unknownState"
         }
     }
 
@@ -161,6 +162,7 @@ struct ErrorCatalogueTests {
             MockingError.unknownScenario("", available: []), .unknownStub("", scenario: nil, available: []),
             .unknownAlternative("", stub: "", available: []),
             .notSavable("", reason: ""), .unknownStateMachine("", available: []),
+            .unknownState("", machine: "", available: []),
         ].map { key(for: $0) }
         + [key(for: IntegrityError.invalidDigest(""))]
         + [FileMountError.invalidPrefix("", reason: ""), .directoryNotFound(URL(fileURLWithPath: "/"))].map {
@@ -527,7 +529,7 @@ struct ErrorCatalogueTests {
             hint: "no network error a stub can reproduce"
         ) { _ = try Stub(recording: entry) }
         let cart = MockSet(stubs: [
-            Stub("add", matching: .any, response: .status(201)).withState(machine: "cart", moveTo: "x")
+            Stub("add", matching: .any, response: .status(201)).withState(machine: "cart", moveTo: "item added")
         ])
         await add(
             "MockingError.unknownStateMachine",
@@ -536,6 +538,13 @@ struct ErrorCatalogueTests {
             placeReason: "a name, not a text with places",
             hint: #"did you mean "cart"?"#
         ) { try cart.setState("x", of: "crat") }
+        await add(
+            "MockingError.unknownState",
+            input: #""item aded""#,
+            place: nil,
+            placeReason: "a name, not a text with places",
+            hint: #"did you mean "item added"?"#
+        ) { try cart.setState("item aded", of: "cart") }
 
         // TemplateError: response templates given in code.
         await add(
