@@ -334,7 +334,7 @@ package struct FetchCommand: Command {
             throw CLIError.failure(
                 command: "fetch",
                 input: sentURL.absoluteString,
-                message: "request failed: \(Formatting.errorSummary(error))"
+                message: "request failed: \(Formatting.errorDetail(error))"
             )
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

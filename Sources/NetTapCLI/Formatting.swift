@@ -64,6 +64,16 @@ enum Formatting {
         return "\(ns.domain) \(ns.code): \(ns.localizedDescription)"
     }
 
+    /// ``errorSummary(_:)`` followed by the error's own description when it has one, as the platform worded it:
+    /// `URLError -1 (unknown): transfer closed with 600 bytes remaining to read`.
+    static func errorDetail(_ error: any Error) -> String {
+        let ns = error as NSError
+        guard ns.domain == NSURLErrorDomain, let text = ns.userInfo[NSLocalizedDescriptionKey] as? String,
+            !text.isEmpty
+        else { return errorSummary(error) }
+        return errorSummary(error) + ": " + text.replacingOccurrences(of: "\n", with: " ")
+    }
+
     /// Milliseconds with one decimal, for example `12.3`.
     static func milliseconds(_ value: Double) -> String {
         String(format: "%.1f", value)

@@ -122,14 +122,16 @@ struct FetchCommandTests {
         #expect(unwritable.standardError.contains("-o \"missing/blob.bin\""))
     }
 
-    @Test("a network error exits 1 with one line naming the URL and the URLError code")
+    @Test("a network error exits 1 with one line naming the URL, the URLError code and the platform's words")
     func networkError() async {
         let run = await runCLI(["fetch", "http://127.0.0.1:1/x"])
         #expect(run.exitCode == .failure)
-        #expect(
-            run.standardError
-                == "nettap: fetch: http://127.0.0.1:1/x: request failed: URLError -1004 (cannotConnectToHost)\n"
-        )
+        let prefix = "nettap: fetch: http://127.0.0.1:1/x: request failed: URLError -1004 (cannotConnectToHost)"
+        #expect(run.standardError.hasPrefix(prefix), "\(run.standardError)")
+        #if canImport(FoundationNetworking)
+        #expect(run.standardError.hasSuffix(": Couldn't connect to server\n"), "\(run.standardError)")
+        #endif
+        #expect(run.standardError.split(separator: "\n").count == 1)
         #expect(run.standardOutput.isEmpty)
     }
 

@@ -23,7 +23,8 @@ struct FetchProfileTests {
         #expect(run.exitCode == .failure)
         #expect(
             run.standardError
-                == "nettap: fetch: \(base)/get: request failed: URLError -1009 (notConnectedToInternet)\n"
+                == "nettap: fetch: \(base)/get: request failed: URLError -1009 (notConnectedToInternet): "
+                + "The Internet connection appears to be offline.\n"
         )
         #expect(run.standardOutput.isEmpty)
         #expect(interceptor.handlers.isEmpty, "the shaping handler is gone after the request")
