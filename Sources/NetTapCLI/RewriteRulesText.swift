@@ -14,7 +14,7 @@ enum RewriteRulesText {
         guard !rules.isEmpty else { return "\nRewrite rules: (none)\n" }
         var output = "\nRewrite rules (map remote: the first that takes a request; the others: every one that "
         output += "matches, in this order):\n"
-        for line in rules.lines { output += "  \(line)\n" }
+        for line in rules.lines() { output += "  \(line)\n" }
         return output
     }
 

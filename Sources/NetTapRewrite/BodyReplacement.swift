@@ -151,6 +151,23 @@ public struct BodyReplacement: Sendable {
         return action + (matcher.isAny ? "" : " if \(matcher)")
     }
 
+    /// The label, with the value a JSON rule sets (`set $.user.name to "Test User"`), for a listing of the rules;
+    /// `[redacted]` when `redactor` holds the path's last member secret.
+    func listing(redactor: Redactor) -> String {
+        guard case .jsonValue(let path, let value) = operation else { return label }
+        let member = path.split(whereSeparator: { ".[]\"'$*".contains($0) }).last.map(String.init) ?? ""
+        let shown: String
+        if redactor.isSecret(member, at: .bodyField) {
+            shown = Redactor.placeholder
+        } else if let text = value.stringValue {
+            shown = Self.quoted(text)
+        } else {
+            let json = value.description
+            shown = json.count > 40 ? json.prefix(39) + "…" : json
+        }
+        return "set \(path) to \(shown)" + (matcher.isAny ? "" : " if \(matcher)")
+    }
+
     /// Text quoted for a label, cut after 40 characters.
     private static func quoted(_ text: String) -> String {
         let shown = text.count > 40 ? text.prefix(39) + "…" : Substring(text)

@@ -146,6 +146,19 @@ public struct HeaderEdit: Sendable {
         return request.value(forHTTPHeaderField: name) != before
     }
 
+    /// `set X-Debug: 1`, `add Via: nettap`, `remove Server`, for a listing of the rules: the value shown unless
+    /// `redactor` holds the field secret (`set Authorization: [redacted]`).
+    func listing(redactor: Redactor) -> String {
+        let shown = { (value: String) in redactor.isSecret(name, at: .header) ? Redactor.placeholder : value }
+        let text =
+            switch operation {
+            case .set(let value): "set \(name): \(shown(value))"
+            case .add(let value): "add \(name): \(shown(value))"
+            case .remove: "remove \(name)"
+            }
+        return text + (matcher.isAny ? "" : " if \(matcher)")
+    }
+
     /// `set X-Debug`, `add Via`, `remove Server`: the field's name, never its value (it may be a secret).
     var label: String {
         let verb =

@@ -61,10 +61,13 @@ public struct RewriteRules: Sendable {
     }
 
     /// One line per rule, in the order they apply, for `nettap mock list` and `nettap config check`:
-    /// `map remote https://api.example.com/v1 → http://127.0.0.1:8080/staging/v1`, `request header set X-Debug`,
-    /// `response body set $.user.name if host == api.example.com`.
-    package var lines: [String] {
-        mapRemote.map { "map remote \($0.label)" } + requestHeaders.map { "request header \($0.label)" }
-            + responseHeaders.map { "response header \($0.label)" } + responseBody.map { "response body \($0.label)" }
+    /// `map remote https://api.example.com/v1 → http://127.0.0.1:8080/staging/v1`, `request header set X-Debug: 1`,
+    /// `response body set $.user.name to "Test User" if host == api.example.com`; values `redactor` holds secret
+    /// are `[redacted]`.
+    package func lines(redactor: Redactor = .default) -> [String] {
+        mapRemote.map { "map remote \($0.label)" }
+            + requestHeaders.map { "request header \($0.listing(redactor: redactor))" }
+            + responseHeaders.map { "response header \($0.listing(redactor: redactor))" }
+            + responseBody.map { "response body \($0.listing(redactor: redactor))" }
     }
 }

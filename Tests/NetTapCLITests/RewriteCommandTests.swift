@@ -115,8 +115,8 @@ struct RewriteCommandTests {
 
     private static let ruleLines = [
         "  map remote https://api.example.com/v1 → http://127.0.0.1:8080/staging/v1",
-        "  request header set X-Debug",
-        "  response body set $.user.name if host == api.example.com",
+        "  request header set X-Debug: 1",
+        #"  response body set $.user.name to "Test" if host == api.example.com"#,
     ]
 
     @Test("mock list and config check print the rewrite rules in a block of their own")

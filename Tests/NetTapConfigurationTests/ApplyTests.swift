@@ -47,7 +47,7 @@ struct ApplyTests {
                 "http://127.0.0.1:8080/staging/v2", "https://cdn-staging.example.com/assets/",
             ]
         )
-        #expect(configuration.rewrite?.rules.lines.count == 9)
+        #expect(configuration.rewrite?.rules.lines().count == 9)
     }
 
     @Test("the inspector section starts the DevTools inspector on apply; a port in use fails at $.inspector")

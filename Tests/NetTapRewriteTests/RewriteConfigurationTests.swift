@@ -39,13 +39,22 @@ struct RewriteConfigurationTests {
         #expect(rules.mapRemote.count == 2)
         #expect(rules.mapRemote[1].preservesHostHeader)
         #expect(
-            rules.lines == [
+            rules.lines() == [
                 "map remote https://api.example.com/v1 → http://127.0.0.1:8080/staging/v1",
                 "map remote https://*.cdn.example.com → http://127.0.0.1:9000 if method == GET",
-                "request header remove Authorization", "request header set X-Debug", "request header add Via",
-                "response header remove Server if host == api.example.com",
-                #"response body replace "prod" with "staging""#, "response body set $.user.name",
-                "response body set $.flags.beta", "response body remove $.ads if path == /home",
+                "request header remove Authorization", "request header set X-Debug: 1",
+                "request header add Via: nettap", "response header remove Server if host == api.example.com",
+                #"response body replace "prod" with "staging""#, #"response body set $.user.name to "Test""#,
+                "response body set $.flags.beta to null", "response body remove $.ads if path == /home",
+            ]
+        )
+        let secret = try Self.rules(
+            #"{"requestHeaders": [{"set": {"Authorization": "Bearer s3cr3t"}}], "#
+                + #""responseBody": [{"jsonPath": "$.user.token", "value": "t0k3n"}]}"#
+        )
+        #expect(
+            secret.lines() == [
+                "request header set Authorization: [redacted]", "response body set $.user.token to [redacted]",
             ]
         )
         #expect(rules.responseBody[2].operation == .jsonValue(path: "$.flags.beta", value: .null))

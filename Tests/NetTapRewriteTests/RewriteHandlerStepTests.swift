@@ -36,7 +36,7 @@ struct RewriteHandlerStepTests {
         for rules in sets {
             for request in [URLRequest(url: Self.production), post] {
                 let violations = await HandlerContract.violations(of: { Self.handler(rules) }, request: request)
-                #expect(violations == [], "\(rules.lines)")
+                #expect(violations == [], "\(rules.lines())")
             }
         }
     }
