@@ -28,7 +28,9 @@ package struct ConfigCheckCommand: Command {
             Every error is printed, one line each in document order, as FILE: $.path: message (unknown
             keys with a did-you-mean suggestion; FILE:line:column: message for invalid JSON, trailing commas
             included). Paths in the file resolve against its folder; checking creates and changes no file
-            (no cache folder, store or cassette). The keys are documented by schema/nettap.schema.json.
+            (no cache folder, store or cassette). The keys are documented by schema/nettap.schema.json. A
+            stand-alone mocks file (stubs or scenarios at its top level, no mocks section) is checked as the
+            mocks section it holds.
 
             Exit codes: 0 valid, 1 invalid or unreadable file, 2 usage error.
             """

@@ -1,5 +1,6 @@
 import Foundation
 import NetTapCore
+import NetTapMocking
 
 /// The outcome of checking a `nettap.json` file: every problem found, or the configuration.
 ///
@@ -36,7 +37,8 @@ public struct ConfigurationCheck: Sendable {
 }
 
 extension NetTapConfiguration {
-    /// Checks a `nettap.json` file and finds every error, without changing anything on disk.
+    /// Checks a `nettap.json` file (or a stand-alone mocks file) and finds every error, without changing anything
+    /// on disk.
     ///
     /// Every section is read once, as ``load(contentsOf:)`` reads it, but a `cache` section's directory is neither
     /// created nor opened, no store is opened and no interceptor changes. A value at fault is reported and the
@@ -73,6 +75,7 @@ extension NetTapConfiguration {
             let failure = ConfigurationError(source: url.lastPathComponent, message: "\(error)")
             return ConfigurationCheck(errors: [failure], sections: [], configuration: nil)
         }
+        if isStandAloneMocksFile(root) { return checkMocksFile(root, url: url) }
         let diagnostics = ConfigurationDiagnostics()
         var configuration = try? read(
             root.collectingDiagnostics(into: diagnostics),
@@ -85,6 +88,31 @@ extension NetTapConfiguration {
         return ConfigurationCheck(
             errors: errors,
             sections: sectionNames.filter(present.contains),
+            configuration: errors.isEmpty ? configuration : nil
+        )
+    }
+
+    /// Whether a document is a stand-alone mocks file (`MockConfiguration.load(contentsOf:)` reads one): `stubs`
+    /// or `scenarios` at the top level, and no `mocks` section.
+    private static func isStandAloneMocksFile(_ root: ConfigNode) -> Bool {
+        guard case .object(let members) = root.value, members["mocks"] == nil else { return false }
+        return members["stubs"] != nil || members["scenarios"] != nil
+    }
+
+    /// Checks a stand-alone mocks file as the `mocks` section it holds, reporting every error at its own path.
+    private static func checkMocksFile(_ root: ConfigNode, url: URL) -> ConfigurationCheck {
+        let diagnostics = ConfigurationDiagnostics()
+        let node = root.collectingDiagnostics(into: diagnostics)
+        let mocks = try? node.recovering(nil) {
+            try MockConfiguration(node: node, baseDirectory: url.deletingLastPathComponent())
+        }
+        let errors = inDocumentOrder(diagnostics.errors, text: try? Data(contentsOf: url))
+        var configuration = NetTapConfiguration()
+        configuration.mocks = mocks
+        configuration.fileURL = url
+        return ConfigurationCheck(
+            errors: errors,
+            sections: [MockConfiguration.sectionName],
             configuration: errors.isEmpty ? configuration : nil
         )
     }

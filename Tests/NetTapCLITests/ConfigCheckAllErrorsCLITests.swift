@@ -56,6 +56,28 @@ struct ConfigCheckAllErrorsCLITests {
         #expect(run.standardOutput.contains(#"did you mean "request.path.2"?"#))
     }
 
+    @Test("config check reads a stand-alone mocks file as its mocks section, every error at its own path")
+    func mocksFile() async throws {
+        let directory = try makeTemporaryDirectory()
+        let bad = #"""
+            {"stubs": [{"name": "a", "match": {"paht": "/a"}, "response": {"status": 99}},
+              {"name": "b", "match": {"path": "/b"}, "response": {"fault": {"type": "reset"}}}]}
+            """#
+        try Data(bad.utf8).write(to: directory.appendingPathComponent("m.json"))
+        let run = await runCLI(["config", "check", "m.json"], workingDirectory: directory)
+        #expect(run.exitCode == .failure)
+        let paths = run.standardOutput.split(separator: "\n").map { $0.split(separator: ":").dropFirst().first ?? "" }
+        #expect(
+            paths == [" $.stubs[0].match.paht", " $.stubs[0].response.status", " $.stubs[1].response.fault.type"],
+            "\(run.standardOutput)"
+        )
+        try Data(#"{"stubs": [{"name": "a", "match": {"path": "/a"}, "response": {}}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("ok.json"))
+        let good = await runCLI(["config", "check", "ok.json"], workingDirectory: directory)
+        #expect(good.exitCode == .success)
+        #expect(good.standardOutput == "ok.json: ok (sections: mocks)\n")
+    }
+
     @Test("config check rejects a trailing comma and names a missing file in words")
     func syntaxAndMissing() async throws {
         let directory = try makeTemporaryDirectory()
