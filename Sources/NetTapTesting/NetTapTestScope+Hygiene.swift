@@ -121,7 +121,9 @@ extension NetTapTestScope {
         declaration: ScopeLedger.Declaration?,
         requests: [URLRequest]
     ) -> String {
-        var text = "stub \"\(stub.name)\""
+        // A stub named after its matcher (`tap.stub(matcher, response)`) is shown by the matcher alone.
+        let isNamedByMatcher = stub.name == stub.matcher.description
+        var text = isNamedByMatcher ? "stub" : "stub \"\(stub.name)\""
         if let scenario = key.scenario { text += " in scenario \"\(scenario)\"" }
         text += " [\(stub.matcher.description)]"
         if let declaration {

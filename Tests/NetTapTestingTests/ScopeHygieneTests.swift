@@ -37,6 +37,17 @@ struct ScopeHygieneTests {
         }
     }
 
+    @Test("a stub named after its matcher is reported by its matcher alone")
+    func unnamedStub() async throws {
+        try await withKnownIssue {
+            try await withNetTap(checkUnusedStubs: true) { tap in
+                tap.stub(.path("/never"), .text("x"))
+            }
+        } matching: { issue in
+            text(of: issue).hasPrefix("1 stub(s) never used:\n  stub [path == /never], declared with tap.stub at ")
+        }
+    }
+
     @Test("stubs and scenario stubs given to withNetTap are reported together at the withNetTap line")
     func unusedArgumentsAtTheScopeLine() async throws {
         let scenario = Scenario(
