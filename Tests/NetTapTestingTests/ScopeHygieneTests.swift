@@ -41,7 +41,7 @@ struct ScopeHygieneTests {
     func unnamedStub() async throws {
         try await withKnownIssue {
             try await withNetTap(checkUnusedStubs: true) { tap in
-                tap.stub(.path("/never"), .text("x"))
+                _ = tap.stub(.path("/never"), .text("x"))
             }
         } matching: { issue in
             text(of: issue).hasPrefix("1 stub(s) never used:\n  stub [path == /never], declared with tap.stub at ")

@@ -68,11 +68,17 @@ final class CurlConnectionPool {
         if !keepsHandle { curl_easy_cleanup(handle) }
     }
 
+    /// Tells libcurl what epoll saw on a socket, as libcurl's own `Curl_socket_check` reads `poll(2)`.
+    ///
+    /// An error or a hang-up makes the socket readable and writable, so libcurl does the I/O and meets the real
+    /// `errno` (a reset is "Recv failure: Connection reset by peer", `-1005`, as FoundationNetworking's dispatch
+    /// sources give it). `CURL_CSELECT_ERR` is never passed: libcurl fails a transfer on it with a bare
+    /// "select/poll returned error" (`-1`), which a plain URLSession never gives.
     func socketReady(_ socket: Int32, events: UInt32) {
+        let failed = events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
         var mask: Int32 = 0
-        if events & (EPOLLIN.rawValue | EPOLLHUP.rawValue) != 0 { mask |= CURL_CSELECT_IN }
-        if events & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
-        if events & EPOLLERR.rawValue != 0 { mask |= CURL_CSELECT_ERR }
+        if failed || events & EPOLLIN.rawValue != 0 { mask |= CURL_CSELECT_IN }
+        if failed || events & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
         act(on: socket, mask: mask)
     }
 
