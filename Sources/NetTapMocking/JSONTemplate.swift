@@ -52,6 +52,16 @@ indirect enum JSONTemplate: Sendable, Hashable {
         }
     }
 
+    /// Whether a `{{randomId}}` is among the placeholders.
+    var usesRandomId: Bool {
+        switch self {
+        case .literal: false
+        case .text(let template): template.usesRandomId
+        case .array(let elements): elements.contains { $0.usesRandomId }
+        case .object(let members): members.values.contains { $0.usesRandomId }
+        }
+    }
+
     /// Whether there is no placeholder anywhere inside.
     var isLiteral: Bool {
         if case .literal = self { return true }

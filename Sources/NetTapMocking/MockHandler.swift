@@ -143,7 +143,7 @@ public struct MockHandler: TransactionHandler {
         }
         var response = resolution.response
         if response.isTemplated {
-            let environment = mocks.templateEnvironment(startDate: context.startDate)
+            let environment = MockSet.templateEnvironment(resolution, startDate: context.startDate)
             let (rendered, problem) = response.rendered(for: request, environment: environment)
             if let problem { context.annotate(Self.templateAnnotation, problem) }
             response = rendered

@@ -83,11 +83,8 @@ extension MockSet {
         set { storage.withLock { $0.templateDate = newValue } }
     }
 
-    /// What templated answers to a request that started at `startDate` draw on.
-    func templateEnvironment(startDate: Date) -> TemplateEnvironment {
-        TemplateEnvironment(
-            randomId: { [storage] in storage.withLock { $0.random.uuid() } },
-            now: templateDate ?? startDate
-        )
+    /// What a templated answer draws on: the id and date its resolution took under the lock, with the match.
+    static func templateEnvironment(_ resolution: Resolution, startDate: Date) -> TemplateEnvironment {
+        TemplateEnvironment(randomId: resolution.randomId ?? "", now: resolution.templateDate ?? startDate)
     }
 }

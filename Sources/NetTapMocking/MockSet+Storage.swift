@@ -175,13 +175,16 @@ extension MockSet {
                 machineStates[state.machine] = to
                 transition = Resolution.Transition(machine: state.machine, from: from, to: to)
             }
+            let isTemplated = chosen.response.isTemplated
             return Resolution(
                 stub: best.stub,
                 scenario: best.scenario,
                 response: chosen.response,
                 alternative: chosen.alternative,
                 sequenceIndex: chosen.step,
-                transition: transition
+                transition: transition,
+                randomId: chosen.response.usesRandomId ? random.uuid() : nil,
+                templateDate: isTemplated ? templateDate : nil
             )
         }
     }

@@ -59,6 +59,10 @@ public final class MockSet: Sendable {
         var alternative: String?
         var sequenceIndex: Int?
         var transition: Transition?
+        /// The `{{randomId}}` of a templated answer that has one, drawn with the match (one lock for both).
+        var randomId: String?
+        /// ``templateDate`` when set, read with the match.
+        var templateDate: Date?
     }
 
     let storage = Locked(Storage(randomSeed: UInt64.random(in: 0...UInt64.max)))

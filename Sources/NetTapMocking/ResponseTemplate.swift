@@ -21,6 +21,8 @@ struct ResponseTemplate: Sendable {
     var headers: [String: TextTemplate] = [:]
     /// The body template, for a text or JSON body with placeholders.
     var body: Body?
+    /// Whether a template of the response has a `{{randomId}}`: the mock set then draws one with the match.
+    private(set) var usesRandomId = false
     /// The `Content-Type` the response was compiled with, and the escaping it calls for (worked out once; a rendered
     /// type that differs is looked at again).
     private var compiledType: (value: String?, escaping: TemplateEscaping) = (nil, .none)
@@ -50,6 +52,16 @@ struct ResponseTemplate: Sendable {
         if case .json(let value) = response.body {
             let template = try JSONTemplate(compiling: value)
             if !template.isLiteral { body = .json(template, source: value) }
+        }
+        usesRandomId = Self.usesRandomId(status: self.status, headers: headers, body: body)
+    }
+
+    private static func usesRandomId(status: TextTemplate?, headers: [String: TextTemplate], body: Body?) -> Bool {
+        if status?.usesRandomId == true || headers.values.contains(where: \.usesRandomId) { return true }
+        switch body {
+        case .text(let template, _)?: return template.usesRandomId
+        case .json(let template, _)?: return template.usesRandomId
+        case nil: return false
         }
     }
 

@@ -54,4 +54,7 @@ extension StubResponse {
         guard let template else { return (self, nil) }
         return template.render(self, rendering: TemplateRendering(request: request, environment: environment))
     }
+
+    /// Whether the response is templated with a `{{randomId}}`.
+    var usesRandomId: Bool { template?.usesRandomId ?? false }
 }

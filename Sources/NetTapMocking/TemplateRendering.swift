@@ -23,7 +23,6 @@ final class TemplateRendering {
     private var segments: [String]?
     private var queryItems: [(name: String, value: String)]?
     private var bodyJSON: JSONValue??
-    private var randomId: String?
 
     /// Prepares the values of a request.
     init(request: URLRequest, environment: TemplateEnvironment) {
@@ -93,7 +92,7 @@ final class TemplateRendering {
         case .header(let name): return request.value(forHTTPHeaderField: name).map(Value.text)
         case .body: return request.httpBody.map { .text(String(decoding: $0, as: UTF8.self)) }
         case .bodyField: return jsonValue(of: placeholder).map(Value.json)
-        case .randomId: return .text(drawnRandomId())
+        case .randomId: return .text(environment.randomId)
         case .now(let format): return .text(Self.text(of: environment.now, format: format))
         }
     }
@@ -131,13 +130,6 @@ final class TemplateRendering {
         let parsed = request.httpBody.flatMap { try? JSONValue(data: JSONSyntaxDiagnosis.strippingByteOrderMark($0)) }
         bodyJSON = .some(parsed)
         return parsed
-    }
-
-    private func drawnRandomId() -> String {
-        if let randomId { return randomId }
-        let drawn = environment.randomId()
-        randomId = drawn
-        return drawn
     }
 
     private static func text(of date: Date, format: TemplatePlaceholder.DateFormat) -> String {

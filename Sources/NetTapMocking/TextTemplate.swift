@@ -31,6 +31,14 @@ struct TextTemplate: Sendable, Hashable {
     /// The pieces, in order.
     let parts: [Part]
 
+    /// Whether a `{{randomId}}` is among the placeholders.
+    var usesRandomId: Bool {
+        parts.contains { part in
+            guard case .value(let insertion) = part else { return false }
+            return insertion.placeholder == .randomId
+        }
+    }
+
     /// Compiles a template.
     ///
     /// - Parameter source: The text.
