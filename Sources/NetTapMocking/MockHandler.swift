@@ -133,7 +133,7 @@ public struct MockHandler: TransactionHandler {
             }
         }
         context.answer(by: name)
-        context.annotate(Self.stubAnnotation, resolution.stub.name)
+        context.annotate(Self.stubAnnotation, resolution.stubName)
         if let scenario = resolution.scenario { context.annotate(Self.scenarioAnnotation, scenario) }
         if let alternative = resolution.alternative { context.annotate(Self.alternativeAnnotation, alternative) }
         if let index = resolution.sequenceIndex { context.annotate(Self.sequenceAnnotation, String(index)) }

@@ -177,7 +177,7 @@ extension MockSet {
             }
             let isTemplated = chosen.response.isTemplated
             return Resolution(
-                stub: best.stub,
+                stubName: best.stub.name,
                 scenario: best.scenario,
                 response: chosen.response,
                 alternative: chosen.alternative,

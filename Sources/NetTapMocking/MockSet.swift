@@ -37,10 +37,20 @@ public final class MockSet: Sendable {
     /// The most unmatched requests ``unmatchedRequests`` keeps: 1,000; older ones are dropped first.
     public static let unmatchedRequestLimit = 1_000
 
-    struct Entry: Sendable {
-        var stub: Stub
-        var scenario: String?
-        var order: Int
+    /// A stub as the set holds it: its scenario and the order it was added in.
+    ///
+    /// A class: matching hands entries around per request, and a reference copies with one retain where the stub's
+    /// fields would take one each.
+    final class Entry: Sendable {
+        let stub: Stub
+        let scenario: String?
+        let order: Int
+
+        init(stub: Stub, scenario: String?, order: Int) {
+            self.stub = stub
+            self.scenario = scenario
+            self.order = order
+        }
     }
 
     /// What one request got: the stub, where it came from, the response chosen for this hit, and the state
@@ -53,7 +63,7 @@ public final class MockSet: Sendable {
             var to: String
         }
 
-        var stub: Stub
+        var stubName: String
         var scenario: String?
         var response: StubResponse
         var alternative: String?
