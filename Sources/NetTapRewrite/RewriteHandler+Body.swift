@@ -29,7 +29,7 @@ extension RewriteHandler {
         context: TransactionContext
     ) async throws -> HandlerResponse {
         let applying = rules.responseBody.filter { $0.matcher.matches(request) }
-        guard !applying.isEmpty, !Self.hasNoContent(statusCode: response.statusCode, method: method) else {
+        guard !applying.isEmpty, !HandlerAnswers.hasNoContent(statusCode: response.statusCode, method: method) else {
             return response
         }
         if response.statusCode == 206 {
@@ -131,11 +131,5 @@ extension RewriteHandler {
     private static func report(_ rewrite: BodyRewrite, in context: TransactionContext) {
         context.annotate(responseBodyAnnotation, rewrite.annotation)
         for label in rewrite.changedLabels { note(rule: "response body \(label)", in: context) }
-    }
-
-    /// Whether a response to `method` with `statusCode` has no content (RFC 9110 §6.4.1).
-    static func hasNoContent(statusCode: Int, method: String) -> Bool {
-        method.uppercased() == "HEAD" || (100..<200).contains(statusCode) || statusCode == 204
-            || statusCode == 304
     }
 }

@@ -42,16 +42,14 @@ extension RewriteHandler {
     /// A failure of a mapped request as the app sees it: its failing URL is the app's URL (the description, which
     /// may name the mapped server, stays as it was).
     static func presenting(_ error: any Error, rule: MapRemote, requested request: URLRequest) -> any Error {
-        let ns = error as NSError
-        guard error is URLError || ns.domain == NSURLErrorDomain, let original = request.url else { return error }
-        // Failable on Linux, not on Apple platforms: through an optional, the line compiles on both.
-        let code: URLError.Code? = URLError.Code(rawValue: ns.code)
-        let urlError = (error as? URLError) ?? URLError(code ?? .unknown, userInfo: ns.userInfo)
+        guard let original = request.url, let urlError = ForwardingExchange.urlError(error) as? URLError else {
+            return error
+        }
         var info = urlError.userInfo
         guard let failing = info[NSURLErrorFailingURLErrorKey] as? URL else { return error }
         let presented = rule.presentedURL(for: failing, requested: original)
         info[NSURLErrorFailingURLErrorKey] = presented
-        info["NSErrorFailingURLStringKey"] = presented.absoluteString
+        info[SimulatedFailure.failingURLStringKey] = presented.absoluteString
         return URLError(urlError.code, userInfo: info)
     }
 }

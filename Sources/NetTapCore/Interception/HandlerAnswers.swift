@@ -18,7 +18,7 @@ import FoundationNetworking
 /// - Errors: a bare `URLError` is worded as the platform words the real failure (``SimulatedFailure``), and
 ///   every `URLError` gets `NSErrorFailingURLKey` and `NSErrorFailingURLStringKey` when the handler left them out,
 ///   as the platform's failures carry them; timeouts stay bare, as the platform's timer reports them.
-enum HandlerAnswers {
+package enum HandlerAnswers {
     /// Stores the `Set-Cookie` lines the forwarding session has not stored already.
     ///
     /// A response made by the forwarding transport (`origin`) had its own lines stored by the forwarding
@@ -42,12 +42,8 @@ enum HandlerAnswers {
         if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: nil) }
     }
 
-    /// `NSErrorFailingURLStringKey`, which the platform sets beside `NSErrorFailingURLKey` (the SDK constant
-    /// `NSURLErrorFailingURLStringErrorKey` is deprecated).
-    static let failingURLStringKey = SimulatedFailure.failingURLStringKey
-
     /// Whether a response to `method` with `statusCode` has no content (RFC 9110 §6.4.1, §9.3.2).
-    static func hasNoContent(statusCode: Int, method: String) -> Bool {
+    package static func hasNoContent(statusCode: Int, method: String) -> Bool {
         method.caseInsensitivelyEquals("HEAD") || (100..<200).contains(statusCode)
             || statusCode == 204 || statusCode == 304
     }
@@ -121,7 +117,9 @@ enum HandlerAnswers {
         #endif
         info.merge(given) { _, handlers in handlers }
         if info[NSURLErrorFailingURLErrorKey] == nil { info[NSURLErrorFailingURLErrorKey] = failingURL }
-        if info[failingURLStringKey] == nil { info[failingURLStringKey] = failingURL.absoluteString }
+        if info[SimulatedFailure.failingURLStringKey] == nil {
+            info[SimulatedFailure.failingURLStringKey] = failingURL.absoluteString
+        }
         return URLError(urlError.code, userInfo: info)
     }
 }

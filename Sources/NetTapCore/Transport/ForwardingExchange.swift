@@ -11,7 +11,7 @@ import FoundationNetworking
 /// (`completionHandler(nil)`) and re-issued here as new inner tasks, so every hop is seen and recorded.
 /// Inner tasks are created, resumed and cancelled on a global queue, never on the URLSession queue that
 /// delivered a callback (doing so deadlocks or crashes FoundationNetworking on Linux).
-final class ForwardingExchange: @unchecked Sendable {
+package final class ForwardingExchange: @unchecked Sendable {
     private struct State {
         var request: URLRequest
         var onHead: (@Sendable (Result<HandlerResponse, any Error>) -> Void)?
@@ -351,7 +351,7 @@ final class ForwardingExchange: @unchecked Sendable {
 
     /// Errors from FoundationNetworking can arrive as `NSError` in `NSURLErrorDomain`, which does not
     /// bridge to `URLError` on Linux; callers should see a `URLError` with the same code either way.
-    static func urlError(_ error: any Error) -> any Error {
+    package static func urlError(_ error: any Error) -> any Error {
         if error is URLError { return error }
         let ns = error as NSError
         guard ns.domain == NSURLErrorDomain else { return error }
