@@ -1,6 +1,7 @@
 import Foundation
 import NetTapCore
 import NetTapHAR
+import NetTapRewrite
 
 extension HARSummary {
     /// A transaction the rewrite rules changed (NetTap's `rewrite.*` annotations in its `_netTap` record).
@@ -23,16 +24,17 @@ extension HARSummary {
     ///   - indexed: The transactions with the index of the entry each was read from.
     ///   - entries: The log's entries.
     ///   - redactor: What redacts the URLs and notes.
+    ///   - secrets: The secrets `redactor` finds in the whole log (`Redactor.secrets(of:)`).
     /// - Returns: One item per transaction with a `rewrite.` annotation.
     static func rewrites(
         _ indexed: [(entryIndex: Int, transaction: CapturedTransaction)],
         of entries: [HAREntry],
-        redactor: Redactor
+        redactor: Redactor,
+        secrets: Set<String>
     ) -> [RewrittenEntry] {
         let rewritten = indexed.filter { item in item.transaction.annotations.keys.contains { $0.hasPrefix("rewrite.") }
         }
         guard !rewritten.isEmpty else { return [] }
-        let secrets = redactor.secrets(of: entries)
         return rewritten.map { item in
             var transaction = item.transaction
             if redactor.isEnabled {
@@ -45,10 +47,11 @@ extension HARSummary {
                     .redacted.value
             }
             let notes = transaction.annotations
-            let original = notes["rewrite.original-url"]
+            let original = notes[RewriteHandler.originalURLAnnotation]
             let parts: [(String, String)] = [
-                ("request headers", "rewrite.request-headers"), ("response headers", "rewrite.response-headers"),
-                ("response body", "rewrite.response-body"),
+                ("request headers", RewriteHandler.requestHeadersAnnotation),
+                ("response headers", RewriteHandler.responseHeadersAnnotation),
+                ("response body", RewriteHandler.responseBodyAnnotation),
             ]
             return RewrittenEntry(
                 index: item.entryIndex,

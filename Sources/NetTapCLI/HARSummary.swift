@@ -154,10 +154,12 @@ package struct HARSummary: Sendable, Hashable, Codable {
         var counts: [Int: Int] = [:]
         for transaction in transactions { counts[transaction.response?.statusCode ?? 0, default: 0] += 1 }
         statusCounts = Self.statusCounts(counts)
-        slowest = Self.slowest(indexed, of: entries, limit: slowestLimit, redactor: redactor)
+        // One pass over every entry finds the secrets both redacted lists sweep for.
+        let secrets = redactor.secrets(of: entries)
+        slowest = Self.slowest(indexed, of: entries, limit: slowestLimit, redactor: redactor, secrets: secrets)
         graphQLOperations = Self.graphQLOperations(of: transactions)
         answeredBy = Self.sources(of: transactions)
-        rewrites = Self.rewrites(indexed, of: entries, redactor: redactor)
+        rewrites = Self.rewrites(indexed, of: entries, redactor: redactor, secrets: secrets)
         redaction = redactor.isEnabled ? "on" : "off"
     }
 
@@ -166,11 +168,10 @@ package struct HARSummary: Sendable, Hashable, Codable {
         _ indexed: [(entryIndex: Int, transaction: CapturedTransaction)],
         of entries: [HAREntry],
         limit: Int,
-        redactor: Redactor
+        redactor: Redactor,
+        secrets: Set<String>
     ) -> [SlowEntry] {
-        let secrets = redactor.secrets(of: entries)
-        return
-            indexed
+        indexed
             .compactMap { item in item.transaction.timings.duration.map { (item.entryIndex, $0) } }
             .filter { $0.1 >= 0 }
             .sorted { ($0.1, $1.0) > ($1.1, $0.0) }

@@ -27,20 +27,22 @@ extension HAREntry {
     /// - Parameter text: The `_error` value.
     /// - Returns: The code, or `nil`.
     package static func urlErrorCode(chromeError text: String) -> URLError.Code? {
-        let codes: [String: URLError.Code] = [
-            "net::ERR_INTERNET_DISCONNECTED": .notConnectedToInternet,
-            "net::ERR_NAME_NOT_RESOLVED": .cannotFindHost,
-            "net::ERR_CONNECTION_REFUSED": .cannotConnectToHost,
-            "net::ERR_ADDRESS_UNREACHABLE": .cannotConnectToHost,
-            "net::ERR_CONNECTION_TIMED_OUT": .timedOut,
-            "net::ERR_TIMED_OUT": .timedOut,
-            "net::ERR_CONNECTION_RESET": .networkConnectionLost,
-            "net::ERR_CONNECTION_CLOSED": .networkConnectionLost,
-            "net::ERR_EMPTY_RESPONSE": .networkConnectionLost,
-            "net::ERR_NETWORK_CHANGED": .networkConnectionLost,
-            "net::ERR_CERT_AUTHORITY_INVALID": .serverCertificateUntrusted,
-            "net::ERR_CERT_DATE_INVALID": .serverCertificateHasBadDate,
-        ]
-        return codes[text.trimmingCharacters(in: .whitespaces)]
+        chromeErrorCodes[text.trimmingCharacters(in: .whitespaces)]
     }
+
+    /// Chrome's `_error` texts of network failures a stub or cassette can reproduce, with their codes.
+    private static let chromeErrorCodes: [String: URLError.Code] = [
+        "net::ERR_INTERNET_DISCONNECTED": .notConnectedToInternet,
+        "net::ERR_NAME_NOT_RESOLVED": .cannotFindHost,
+        "net::ERR_CONNECTION_REFUSED": .cannotConnectToHost,
+        "net::ERR_ADDRESS_UNREACHABLE": .cannotConnectToHost,
+        "net::ERR_CONNECTION_TIMED_OUT": .timedOut,
+        "net::ERR_TIMED_OUT": .timedOut,
+        "net::ERR_CONNECTION_RESET": .networkConnectionLost,
+        "net::ERR_CONNECTION_CLOSED": .networkConnectionLost,
+        "net::ERR_EMPTY_RESPONSE": .networkConnectionLost,
+        "net::ERR_NETWORK_CHANGED": .networkConnectionLost,
+        "net::ERR_CERT_AUTHORITY_INVALID": .serverCertificateUntrusted,
+        "net::ERR_CERT_DATE_INVALID": .serverCertificateHasBadDate,
+    ]
 }

@@ -186,7 +186,9 @@ extension HAREntry {
             parts.append("redirected \(hops.joined(separator: " → ")) → \(final)")
         }
         // The GraphQL labels lead the comment already.
-        let notes = transaction.annotations.filter { !$0.key.hasPrefix("graphql.") }
+        let notes = transaction.annotations.filter {
+            $0.key != GraphQLRequest.operationAnnotation && $0.key != GraphQLRequest.typeAnnotation
+        }
         if !notes.isEmpty {
             let listed = notes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             parts.append("notes \(listed.joined(separator: ", "))")

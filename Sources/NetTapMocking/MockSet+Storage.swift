@@ -92,7 +92,7 @@ extension MockSet {
         }
 
         var activeEntries: [Entry] {
-            base + (activeScenario.flatMap { scenarioEntries[$0] } ?? [])
+            base + activeScenarioEntries
         }
 
         var allEntries: [Entry] {

@@ -84,7 +84,7 @@ final class TemplateRendering {
         case .url: return url.map { .text($0.absoluteString) }
         case .scheme: return url?.scheme.map(Value.text)
         case .host: return url?.host.map(Value.text)
-        case .port: return port().map { .text(String($0)) }
+        case .port: return url.flatMap(RequestMatcher.effectivePort(of:)).map { .text(String($0)) }
         case .path: return url.map { .text(RequestMatcher.path(of: $0)) }
         case .pathSegment(let index): return pathSegments().dropFirst(index).first.map(Value.text)
         case .query(let name, let index):
@@ -94,15 +94,6 @@ final class TemplateRendering {
         case .bodyField: return jsonValue(of: placeholder).map(Value.json)
         case .randomId: return .text(environment.randomId)
         case .now(let format): return .text(Self.text(of: environment.now, format: format))
-        }
-    }
-
-    private func port() -> Int? {
-        if let port = url?.port { return port }
-        switch url?.scheme?.lowercased() {
-        case "http", "ws": return 80
-        case "https", "wss": return 443
-        default: return nil
         }
     }
 

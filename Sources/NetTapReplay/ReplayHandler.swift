@@ -58,7 +58,7 @@ public struct ReplayHandler: TransactionHandler {
     /// Whether the loaded cassette was older than ``reRecordInterval`` when the handler was created: its entries
     /// are then not replayed and the file is replaced by this run's recordings, unless the mode is
     /// ``RecordMode/none``, which replays it anyway.
-    public let isExpired: Bool
+    public var isExpired: Bool { age.isExpired }
     /// What is redacted before writing and before matching.
     public let redactor: Redactor
     /// The most bytes of each request and response body a recording keeps.
@@ -124,7 +124,6 @@ public struct ReplayHandler: TransactionHandler {
         self.matching = matching
         self.allowPlaybackRepeats = allowPlaybackRepeats
         self.reRecordInterval = reRecordInterval
-        self.isExpired = age.isExpired
         self.age = age
         self.redactor = redactor
         self.bodyByteLimit = max(0, bodyByteLimit)

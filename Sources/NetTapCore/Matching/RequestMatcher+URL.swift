@@ -157,7 +157,7 @@ extension RequestMatcher {
     }
 
     /// The URL's port, or its scheme's default port (80 for `http`/`ws`, 443 for `https`/`wss`).
-    static func effectivePort(of url: URL) -> Int? {
+    package static func effectivePort(of url: URL) -> Int? {
         if let port = url.port { return port }
         switch url.scheme?.lowercased() {
         case "http", "ws": return 80
