@@ -15,11 +15,7 @@ extension Stub {
     /// - Parameter request: The recorded request, its body captured.
     mutating func narrowToGraphQLOperation(of request: CapturedRequest) {
         guard
-            let graphQL = GraphQLRequest(
-                url: request.url,
-                contentType: request.headers["Content-Type"],
-                body: request.body?.data
-            ),
+            let graphQL = GraphQLRequest(request),
             !graphQL.isBatch, let operation = graphQL.operations.first, let name = operation.name
         else { return }
         matcher = matcher && .graphQL(operation: name, type: operation.type)

@@ -86,11 +86,7 @@ package final class TransactionRecorder: Sendable {
     /// answered it. Read once, on the recording queue, off the request's path.
     private func graphQLLabels(of request: CapturedRequest) -> [String: String] {
         if let labels = state.withLock({ $0.graphQLLabels }) { return labels }
-        let read = GraphQLRequest(
-            url: request.url,
-            contentType: request.headers["Content-Type"],
-            body: request.body?.data
-        )
+        let read = GraphQLRequest(request)
         let labels = read?.labels ?? [:]
         state.withLock { $0.graphQLLabels = labels }
         return labels

@@ -42,6 +42,13 @@ package struct GraphQLRequest: Sendable, Hashable {
         )
     }
 
+    /// Reads a captured request (its captured body); `nil` when it is not a GraphQL request.
+    ///
+    /// - Parameter request: The request as captured or recorded.
+    package init?(_ request: CapturedRequest) {
+        self.init(url: request.url, contentType: request.headers["Content-Type"], body: request.body?.data)
+    }
+
     /// Reads a request from its parts; `nil` when it is not a GraphQL request.
     ///
     /// - Parameters:
@@ -86,11 +93,7 @@ package struct GraphQLRequest: Sendable, Hashable {
             return (operation, annotations[typeAnnotation])
         }
         let request = transaction.request
-        let read = GraphQLRequest(
-            url: request.url,
-            contentType: request.headers["Content-Type"],
-            body: request.body?.data
-        )
+        let read = GraphQLRequest(request)
         guard let labels = read?.labels, let operation = labels[operationAnnotation] else { return nil }
         return (operation, labels[typeAnnotation])
     }
